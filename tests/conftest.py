@@ -1,0 +1,94 @@
+"""Shared test tools: deadline-bound waits and readers for real fds and processes."""
+
+from __future__ import annotations
+
+import os
+import select
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import pytest
+
+T = TypeVar("T")
+
+DEADLINE = 10.0
+"""Seconds a test waits for a condition before failing (generous: CI machines are noisy)."""
+
+BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
+
+
+def wait_until(condition: Callable[[], T], timeout: float = DEADLINE, what: str = "") -> T:
+    """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        result = condition()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout}s waiting for {what or condition}")
+        time.sleep(delay)  # polling interval of a deadline-bound wait, not synchronisation
+        delay = min(delay * 2, 0.05)
+
+
+def read_to_eof(fd: int, timeout: float = DEADLINE) -> bytes:
+    """Read `fd` until EOF (or EIO, a PTY master whose slave side is gone)."""
+    deadline = time.monotonic() + timeout
+    data = bytearray()
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            pytest.fail(f"no EOF within {timeout}s; read so far: {bytes(data)!r}")
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # EIO from a PTY master: every slave fd is closed
+            return bytes(data)
+        if not chunk:
+            return bytes(data)
+        data += chunk
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state from /proc/PID/stat (Z for a zombie), None if reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return None
+
+
+def pid_exists(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie."""
+    return process_state(pid) not in (None, "Z")
+
+
+def children_of(pid: int) -> list[int]:
+    """Direct children of `pid`, from /proc."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as children:
+                found += [int(p) for p in children.read().split()]
+        except FileNotFoundError:
+            continue
+    return found
+
+
+async def eventually(condition: Callable[[], T], timeout: float = DEADLINE, what: str = "") -> T:
+    """`wait_until` for coroutines: polls without blocking the event loop."""
+    import asyncio
+
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        result = condition()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout}s waiting for {what or condition}")
+        await asyncio.sleep(delay)  # polling interval of a deadline-bound wait
+        delay = min(delay * 2, 0.05)

@@ -1,0 +1,51 @@
+"""The command line as a user meets it: a real `termhost` process, its output, its status."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from termhost import __version__
+
+
+def termhost(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "termhost", *args], capture_output=True, text=True, timeout=30
+    )
+
+
+def test_version_prints_the_version() -> None:
+    for flag in ("--version", "-V"):
+        done = termhost(flag)
+        assert (done.returncode, done.stdout) == (0, f"termhost {__version__}\n")
+
+
+def test_no_arguments_says_what_is_missing_and_fails() -> None:
+    done = termhost()
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1
+    assert "not built yet" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_an_unknown_verb_is_a_one_line_usage_error() -> None:
+    done = termhost("frobnicate")
+    assert (done.returncode, done.stderr) == (
+        2, "termhost: unknown command: frobnicate (try 'termhost --help')\n"
+    )
+
+
+def test_an_unknown_option_is_a_one_line_usage_error() -> None:
+    done = termhost("--frobnicate")
+    assert done.returncode == 2
+    assert done.stderr.startswith("termhost: ")
+    assert done.stderr.count("\n") == 1
+
+
+def test_the_console_script_is_installed() -> None:
+    import shutil
+
+    script = shutil.which("termhost", path=str(__import__("pathlib").Path(sys.executable).parent))
+    assert script is not None
+    done = subprocess.run([script, "-V"], capture_output=True, text=True, timeout=30)
+    assert done.stdout == f"termhost {__version__}\n"
