@@ -57,7 +57,7 @@ def process_state(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, reading
         return None
 
 

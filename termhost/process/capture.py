@@ -50,9 +50,7 @@ class CaptureGuard:
     @property
     def pid(self) -> int:
         """The capture leader's pid, which is also its process group id."""
-        if self.child is None:
-            raise RuntimeError("the capture has not been started")
-        return self.child.pid
+        return self._started().pid
 
     async def __aenter__(self) -> CaptureGuard:
         self.start()
@@ -95,13 +93,13 @@ class CaptureGuard:
         finally:
             for fd in opened:
                 os.close(fd)
-        self._armed = True
         try:
             self.child = Child(pid, launcher="guard")
-        except BaseException:
-            kill_process_group(pid)
-            os.waitpid(pid, 0)
+        except OSError:
+            if read_end is not None:
+                os.close(read_end)
             raise
+        self._armed = True
         if read_end is not None:
             os.set_blocking(read_end, False)
             self.stdout = read_end

@@ -18,7 +18,7 @@ from termhost.process import reaper
 from termhost.process.fdwait import readable_future, stop_watching
 from termhost.process.status import ExitStatus
 
-__all__ = ["Child", "Launcher"]
+__all__ = ["Child", "Launcher", "kill_starting"]
 
 Launcher = Literal["helper", "direct", "guard"]
 
@@ -31,11 +31,22 @@ class Child:
     """
 
     def __init__(self, pid: int, *, launcher: Launcher) -> None:
+        """Take ownership of `pid`, a child of ours that nothing else reaps.
+
+        If it cannot be watched (no fd for the pidfd), it cannot be owned either: it is
+        killed, with the group it may have made, and reaped before the OSError is raised.
+        """
         self.pid = pid
         self.launcher: Launcher = launcher
         self.status: ExitStatus | None = None
-        self._pidfd: int | None = os.pidfd_open(pid)
         self._exited: asyncio.Future[None] | None = None
+        try:
+            self._pidfd: int | None = os.pidfd_open(pid)
+        except OSError:
+            self._pidfd = None
+            kill_starting(pid)
+            os.waitpid(pid, 0)
+            raise
 
     def __repr__(self) -> str:
         state = str(self.status) if self.status else "running"
@@ -115,7 +126,7 @@ class Child:
             self._exited = None
 
     def __del__(self) -> None:
-        if self._pidfd is not None and not sys.is_finalizing():
+        if getattr(self, "_pidfd", None) is not None and not sys.is_finalizing():
             self.close()
 
     def _waitid(self, *, reap: bool) -> ExitStatus | None:
@@ -130,3 +141,16 @@ class Child:
             self.status = status
             self.forget()
         return status
+
+
+def kill_starting(pid: int) -> None:
+    """SIGKILL a launch in progress on both sides of setsid: its group, then the pid.
+
+    Only for a pid of ours that is unreaped, so neither it nor a group named after it
+    can have been reused.
+    """
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

@@ -26,21 +26,20 @@ _PTY_DEFAULT_SIGNALS = (
     signal.SIGTERM,
     signal.SIGALRM,
 )
-_EXEC_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)  # ignored by CPython, kept by exec
 
 
 def spawn_direct(command: Command | EncodedCommand, setup: Setup) -> Child:
     """Start `command` with posix_spawn in a new session."""
     encoded = command.encode() if isinstance(command, Command) else command
     program = resolve_program(encoded)
-    signals: tuple[int, ...] = _EXEC_DEFAULT_SIGNALS
+    signals: tuple[int, ...] = ()
     tty: bytes | None = None
     if setup is Setup.PTY:
         stdin = encoded.stdio[0]
         if stdin is None or not os.isatty(stdin):
             raise ValueError("pty mode needs a terminal as stdin")
         tty = os.fsencode(os.ttyname(stdin))
-        signals += _PTY_DEFAULT_SIGNALS
+        signals = _PTY_DEFAULT_SIGNALS
     pid = spawn_native(
         program,
         encoded.argv,

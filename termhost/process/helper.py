@@ -14,14 +14,13 @@ import enum
 import errno
 import fcntl
 import os
-import signal
 import socket
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from termhost.process import _helper
-from termhost.process.child import Child
+from termhost.process.child import Child, kill_starting
 from termhost.process.command import Command, EncodedCommand
 from termhost.process.native import spawn_native
 
@@ -127,9 +126,7 @@ def _start_helper(
     try:
         return Child(pid, launcher="helper")
     except OSError:
-        _kill_starting(pid)  # no pidfd to watch it with: stop it and fall back
-        os.waitpid(pid, 0)
-        return None
+        return None  # no fd left for its pidfd: killed and reaped, so fall back
 
 
 async def _exchange(control: socket.socket, command: EncodedCommand) -> bytes:
@@ -174,22 +171,13 @@ def _conclude(child: Child, report: bytes, command: EncodedCommand) -> Child | N
 def _failed_path(code: int, command: EncodedCommand) -> str:
     """Name the cwd when it is the missing or forbidden path, else the program."""
     cwd = command.cwd
-    cwd_failed = cwd is not None and not (os.path.isdir(cwd) and os.access(cwd, os.X_OK))
-    if cwd is not None and cwd_failed and code in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
-        return os.fsdecode(cwd)
-    return command.program_name
+    if cwd is None or code not in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+        return command.program_name
+    usable = os.path.isdir(cwd) and os.access(cwd, os.X_OK)
+    return command.program_name if usable else os.fsdecode(cwd)
 
 
 def _abandon(child: Child) -> None:
     """Kill a launch that will not be handed out, on both sides of setsid, and reap it."""
-    _kill_starting(child.pid)
+    kill_starting(child.pid)
     child.close()
-
-
-def _kill_starting(pid: int) -> None:
-    # The pid is ours and unreaped, so neither it nor a group named after it is reused.
-    for target in (-pid, pid):
-        try:
-            os.kill(target, signal.SIGKILL)
-        except ProcessLookupError:
-            pass

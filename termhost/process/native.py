@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import os
+import signal
 from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = ["spawn_native"]
@@ -28,10 +29,12 @@ _OPAQUE_SIZE = 1024  # larger than glibc's posix_spawnattr_t (336) and file acti
 _SIGSET_WORDS = 128 // ctypes.sizeof(ctypes.c_ulong)
 _WORD_BITS = 8 * ctypes.sizeof(ctypes.c_ulong)
 
-# glibc's own signals (SIGCANCEL, SIGSETXID). Its posix_spawn sets them to SIG_IGN in the
-# child when the parent has handlers, and exec keeps SIG_IGN: every target would start
-# with them ignored. sigaddset refuses them, so they are put in the set bit by bit.
-_GLIBC_INTERNAL_SIGNALS = (32, 33)
+# Signals every child gets at their defaults, whatever the caller asks: an ignored signal
+# survives exec, and these are ignored here for reasons of ours, not the user's. CPython
+# ignores SIGPIPE and SIGXFSZ. 32 and 33 are glibc's own (SIGCANCEL, SIGSETXID): its
+# posix_spawn sets them to SIG_IGN in the child when the parent has handlers for them
+# (sigaddset refuses them, hence `_sigset` sets bits directly).
+_ALWAYS_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, 32, 33)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _Opaque = ctypes.c_char * _OPAQUE_SIZE
@@ -136,7 +139,7 @@ def _set_attributes(
     clear_sigmask: bool,
 ) -> None:
     flags = _SETSIGDEF
-    _check(_attr_sigdefault(attributes, _sigset((*setsigdef, *_GLIBC_INTERNAL_SIGNALS))))
+    _check(_attr_sigdefault(attributes, _sigset((*setsigdef, *_ALWAYS_DEFAULT_SIGNALS))))
     if setsid:
         flags |= _SETSID
     if setpgroup is not None:

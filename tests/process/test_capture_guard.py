@@ -31,8 +31,8 @@ class Boom(Exception):
     """The error a test raises inside the block."""
 
 
-def sh(script: str, **fields: object) -> Command:
-    return Command("sh", ["-c", script], env=BASE_ENV, **fields)  # type: ignore[arg-type]
+def sh(script: str, cwd: str | None = None) -> Command:
+    return Command("sh", ["-c", script], env=BASE_ENV, cwd=cwd)
 
 
 def group_members(pgid: int) -> list[int]:
@@ -227,24 +227,19 @@ def test_error_inside_the_block_kills_the_helpers_and_reaps_the_leader(
 
 
 def test_leader_stays_an_unreaped_zombie_while_the_guard_is_armed(groups: list[int]) -> None:
-    seen: dict[str, object] = {}
-
-    async def scenario() -> None:
+    async def scenario() -> tuple[int, list[tuple[ExitStatus, str | None]]]:
         async with CaptureGuard(sh("exit 0")) as guard:
             groups.append(guard.pid)
-            seen["leader"] = guard.pid
-            seen["status"] = await guard.wait_for_exit()
-            seen["after first wait"] = process_state(guard.pid)
-            # Asking again must not reap it either (and nothing in the background may).
-            seen["second status"] = await guard.wait_for_exit()
-            seen["after second wait"] = process_state(guard.pid)
+            seen = []
+            # Asking twice must not reap it either (and nothing in the background may).
+            for _ in range(2):
+                status = await guard.wait_for_exit()
+                seen.append((status, process_state(guard.pid)))
+            return guard.pid, seen
 
-    asyncio.run(scenario())
-    assert seen["status"] == ExitStatus(code=0)
-    assert seen["second status"] == ExitStatus(code=0)
-    assert seen["after first wait"] == "Z"
-    assert seen["after second wait"] == "Z"
-    assert process_state(seen["leader"]) is None  # type: ignore[arg-type]  # reaped on close
+    leader, seen = asyncio.run(scenario())
+    assert seen == [(ExitStatus(code=0), "Z"), (ExitStatus(code=0), "Z")]
+    assert process_state(leader) is None  # reaped on close
 
 
 def test_timeout_kills_the_whole_group_and_reaps_the_leader(groups: list[int]) -> None:
@@ -320,8 +315,8 @@ def test_output_over_the_limit_raises_output_too_large_and_kills_the_group(
 def test_preserve_helpers_after_a_good_capture_lets_the_helpers_live(
     groups: list[int],
 ) -> None:
-    seen: dict[str, object] = {}
-    helper: int | None = None
+    seen: dict[str, int] = {}
+    statuses: list[ExitStatus] = []
     try:
         with adopting_orphans():
 
@@ -330,26 +325,23 @@ def test_preserve_helpers_after_a_good_capture_lets_the_helpers_live(
                     groups.append(guard.pid)
                     seen["leader"] = guard.pid
                     seen["helper"] = read_helper_pid(guard)
-                    seen["status"] = await guard.wait_for_exit()
+                    statuses.append(await guard.wait_for_exit())
                     guard.preserve_helpers()
 
             asyncio.run(scenario())
-            helper = seen["helper"]  # type: ignore[assignment]
-            assert seen["status"] == ExitStatus(code=3)
-            assert process_state(seen["leader"]) is None  # type: ignore[arg-type]
-            assert helper is not None and pid_exists(helper)
+            assert statuses == [ExitStatus(code=3)]
+            assert process_state(seen["leader"]) is None
+            assert pid_exists(seen["helper"])
             # It dies of our SIGTERM, so no SIGKILL reached it before.
-            assert end_adopted(helper) == signal.SIGTERM
-            helper = None
+            assert end_adopted(seen.pop("helper")) == signal.SIGTERM
     finally:
-        reap_adopted(helper if helper is not None else seen.get("helper"))  # type: ignore[arg-type]
+        reap_adopted(seen.get("helper"))
 
 
 def test_leader_reaped_behind_the_guards_back_raises_echild_and_signals_nothing(
     groups: list[int],
 ) -> None:
     seen: dict[str, int] = {}
-    helper: int | None = None
     try:
         with adopting_orphans():
 
@@ -364,14 +356,12 @@ def test_leader_reaped_behind_the_guards_back_raises_echild_and_signals_nothing(
                         await guard.wait_for_exit()
 
             asyncio.run(scenario())
-            helper = seen["helper"]
             # Still in the dead leader's group: a killpg on close would have reached it.
-            assert os.getpgid(helper) == seen["leader"]
-            assert pid_exists(helper)
-            assert end_adopted(helper) == signal.SIGTERM
-            helper = None
+            assert os.getpgid(seen["helper"]) == seen["leader"]
+            assert pid_exists(seen["helper"])
+            assert end_adopted(seen.pop("helper")) == signal.SIGTERM
     finally:
-        reap_adopted(helper if helper is not None else seen.get("helper"))
+        reap_adopted(seen.get("helper"))
 
 
 # --- exit status ------------------------------------------------------------------------
@@ -419,3 +409,16 @@ def test_core_dumping_capture_is_reported_as_the_signal_with_core(
         assert os.WCOREDUMP(status.wait_status)
         if "/" not in pattern:  # relative to the dumping process's cwd
             assert [p.name for p in tmp_path.iterdir() if p.name.startswith("core")]
+
+
+def test_capture_starts_in_the_cwd_given_with_no_signal_ignored(
+    groups: list[int], tmp_path: Path
+) -> None:
+    async def scenario() -> bytes:
+        async with CaptureGuard(sh("pwd; grep SigIgn /proc/$$/status", cwd=str(tmp_path))) as g:
+            groups.append(g.pid)
+            return await g.read_stdout(4096)
+
+    # pytest ignores SIGPIPE and SIGXFSZ (CPython does): a capture shell must not inherit it.
+    assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
+    assert asyncio.run(scenario()) == f"{tmp_path}\nSigIgn:\t0000000000000000\n".encode()
