@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import select
+import signal
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -18,18 +20,35 @@ DEADLINE = 10.0
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
 
 
+class _Poll:
+    """The pacing of a deadline-bound wait: growing intervals, then a test failure."""
+
+    def __init__(self, timeout: float, what: object) -> None:
+        self.timeout, self.what = timeout, what
+        self.deadline = time.monotonic() + timeout
+        self.delay = 0.001
+
+    def next_delay(self) -> float:
+        if time.monotonic() > self.deadline:
+            pytest.fail(f"timed out after {self.timeout}s waiting for {self.what}")
+        delay, self.delay = self.delay, min(self.delay * 2, 0.05)
+        return delay
+
+
 def wait_until(condition: Callable[[], T], timeout: float = DEADLINE, what: str = "") -> T:
     """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    delay = 0.001
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what or condition}")
-        time.sleep(delay)  # polling interval of a deadline-bound wait, not synchronisation
-        delay = min(delay * 2, 0.05)
+    poll = _Poll(timeout, what or condition)
+    while not (result := condition()):
+        time.sleep(poll.next_delay())  # the interval of a deadline-bound wait
+    return result
+
+
+async def eventually(condition: Callable[[], T], timeout: float = DEADLINE, what: str = "") -> T:
+    """`wait_until` for coroutines: polls without blocking the event loop."""
+    poll = _Poll(timeout, what or condition)
+    while not (result := condition()):
+        await asyncio.sleep(poll.next_delay())  # the interval of a deadline-bound wait
+    return result
 
 
 def read_to_eof(fd: int, timeout: float = DEADLINE) -> bytes:
@@ -78,17 +97,26 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-async def eventually(condition: Callable[[], T], timeout: float = DEADLINE, what: str = "") -> T:
-    """`wait_until` for coroutines: polls without blocking the event loop."""
-    import asyncio
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes whose process group is `pgid`, from /proc/*/stat."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone while we looked
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            members.append(int(entry))
+    return members
 
-    deadline = time.monotonic() + timeout
-    delay = 0.001
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting for {what or condition}")
-        await asyncio.sleep(delay)  # polling interval of a deadline-bound wait
-        delay = min(delay * 2, 0.05)
+
+def kill_group_members(pgid: int) -> None:
+    """SIGKILL, by pid, whatever still lives in group `pgid`."""
+    for pid in group_members(pgid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

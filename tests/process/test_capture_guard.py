@@ -19,7 +19,16 @@ from pathlib import Path
 import pytest
 
 from termhost.process import CaptureGuard, Command, ExitStatus, OutputTooLarge
-from tests.conftest import BASE_ENV, DEADLINE, children_of, pid_exists, process_state, wait_until
+from tests.conftest import (
+    BASE_ENV,
+    DEADLINE,
+    children_of,
+    group_members,
+    kill_group_members,
+    pid_exists,
+    process_state,
+    wait_until,
+)
 
 HELPER = "sleep 100 >/dev/null & echo $!"
 """Start a helper that does not hold the capture's stdout, and print its pid."""
@@ -33,31 +42,6 @@ class Boom(Exception):
 
 def sh(script: str, cwd: str | None = None) -> Command:
     return Command("sh", ["-c", script], env=BASE_ENV, cwd=cwd)
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes whose process group is `pgid`, from /proc/*/stat."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # gone while we looked
-            continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            members.append(int(entry))
-    return members
-
-
-def kill_group_members(pgid: int) -> None:
-    """SIGKILL, by pid, whatever still lives in group `pgid` (it cannot be reused meanwhile)."""
-    for pid in group_members(pgid):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 @pytest.fixture

@@ -32,7 +32,16 @@ from termhost.process import (
     terminate_process_group,
     terminate_process_group_by_pid,
 )
-from tests.conftest import BASE_ENV, DEADLINE, children_of, pid_exists, process_state, wait_until
+from tests.conftest import (
+    BASE_ENV,
+    DEADLINE,
+    children_of,
+    group_members,
+    kill_group_members,
+    pid_exists,
+    process_state,
+    wait_until,
+)
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(termhost.__file__)))
 NOBODY = 65534
@@ -55,31 +64,6 @@ def ids(value: object) -> str:
     if isinstance(value, signal.Signals):
         return value.name
     return getattr(value, "__name__", str(value))
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes whose process group is `pgid`, from /proc/*/stat."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # gone while we looked
-            continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            members.append(int(entry))
-    return members
-
-
-def kill_group_members(pgid: int) -> None:
-    """SIGKILL, by pid, whatever still lives in group `pgid`."""
-    for pid in group_members(pgid):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 @contextlib.asynccontextmanager
