@@ -1,0 +1,731 @@
+"""termhost's screen: a pyte.Screen with the fixes and modes a multiplexer needs.
+
+pyte keeps the parts it does well (cursor motion, erase, insert/delete, tab stops, the
+buffer of rows). This class adds what pyte 0.8.2 lacks or gets wrong: the alternate
+screen (47, 1047, 1049), SU/SD, REP, DECSCUSR, colon SGR forms and underline styles,
+wide characters at the margin, combining marks and emoji sequences, the pending-wrap
+state of the last column, private modes a multiplexer must honour (mouse, bracketed
+paste, focus, DECCKM, keypad, synchronized output), OSC title/cwd/hyperlink/clipboard,
+device query replies, scrollback of the main screen, and a wrapped flag per row.
+
+Methods are named after the control function they implement, as in pyte.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import pyte
+from pyte import modes as mo
+from pyte.screens import Margins, StaticDefaultDict
+from wcwidth import wcwidth
+
+from termhost import __version__
+from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
+from termhost.terminal.parser import Params
+from termhost.terminal.scrollback import Scrollback
+from termhost.terminal.sgr import apply_sgr
+
+__all__ = ["Clipboard", "Screen"]
+
+Row = StaticDefaultDict[int, Cell]
+
+_VS16, _ZWJ = "\ufe0f", "\u200d"
+
+# Private modes (pyte stores them shifted left by 5, next to its ANSI modes).
+DECCKM = 1 << 5
+ALT_47, ALT_1047, ALT_1049 = 47 << 5, 1047 << 5, 1049 << 5
+MOUSE_X10, MOUSE_NORMAL, MOUSE_BUTTON, MOUSE_ANY = 9 << 5, 1000 << 5, 1002 << 5, 1003 << 5
+MOUSE_UTF8, MOUSE_SGR, MOUSE_URXVT = 1005 << 5, 1006 << 5, 1015 << 5
+FOCUS_EVENTS = 1004 << 5
+BRACKETED_PASTE = 2004 << 5
+SYNCHRONIZED_OUTPUT = 2026 << 5
+_MOUSE_TRACKING = (MOUSE_X10, MOUSE_NORMAL, MOUSE_BUTTON, MOUSE_ANY)
+_MOUSE_ENCODINGS = (MOUSE_UTF8, MOUSE_SGR, MOUSE_URXVT)
+
+
+@lru_cache(maxsize=4096)
+def char_width(char: str) -> int:
+    """Cells a character takes: 0 (combining), 1, or 2; -1 for non-printables."""
+    return wcwidth(char)
+
+
+@dataclass
+class Clipboard:
+    """An OSC 52 write, captured for the multiplexer to decide on (never executed)."""
+
+    selection: str
+    data: str
+    """Base64 as the application sent it; "?" is a query."""
+
+
+@dataclass
+class _Saved:
+    x: int
+    y: int
+    attrs: Cell
+    origin: bool
+    wrap: bool
+
+
+@dataclass
+class _Buffer:
+    """One of the two screens (main, alternate): its rows and wrapped-row flags."""
+
+    rows: defaultdict[int, Row]
+    wrapped: set[int] = field(default_factory=set)
+
+
+class Cursor(pyte.screens.Cursor):
+    """pyte's cursor, carrying termhost's richer cell attributes."""
+
+    attrs: Cell  # type: ignore[assignment]
+
+
+class Screen(pyte.Screen):
+    """A `columns` x `lines` screen whose main-screen rows scroll into `history`.
+
+    `reply` gets the bytes the terminal sends back (device attributes, cursor position
+    reports): the owner writes them to the PTY.
+    """
+
+    buffer: defaultdict[int, Row]  # type: ignore[assignment]
+    cursor: Cursor
+
+    def __init__(
+        self,
+        columns: int,
+        lines: int,
+        *,
+        history: Scrollback | None = None,
+        reply: Callable[[bytes], None] | None = None,
+    ) -> None:
+        self.history = history if history is not None else Scrollback()
+        self.reply = reply
+        self.wrapped: set[int] = set()
+        self._alternate: _Buffer | None = None
+        super().__init__(columns, lines)
+
+    # --- state a multiplexer reads ---------------------------------------------------
+
+    @property
+    def default_char(self) -> Cell:  # type: ignore[override]  # Cell has Char's fields
+        return BLANK._replace(reverse=mo.DECSCNM in self.mode)
+
+    def reset(self) -> None:
+        """RIS: everything back to power-on state (the scrollback stays, as in xterm)."""
+        super().reset()
+        self.buffer = defaultdict(self._new_row)
+        self.cursor = Cursor(0, 0, BLANK)  # type: ignore[arg-type]
+        self.wrapped = set()
+        self._alternate = None
+        self._saved: _Saved | None = None
+        self._alt_saved: _Saved | None = None
+        self.cwd = ""
+        self.link = ""
+        self.clipboard: list[Clipboard] = []
+        self.bell_count = 0
+        self.cursor_shape = 0
+        self.application_keypad = False
+        self._last_char = ""
+
+    def _new_row(self) -> Row:
+        return StaticDefaultDict(self.default_char)
+
+    @property
+    def alternate_screen(self) -> bool:
+        """Whether a full-screen application switched to the alternate screen."""
+        return self._alternate is not None
+
+    @property
+    def application_cursor(self) -> bool:
+        """DECCKM: arrow keys send `ESC O A` rather than `ESC [ A`."""
+        return DECCKM in self.mode
+
+    @property
+    def bracketed_paste(self) -> bool:
+        """Mode 2004: pastes are to be wrapped in `ESC [ 200~ ... ESC [ 201~`."""
+        return BRACKETED_PASTE in self.mode
+
+    @property
+    def focus_events(self) -> bool:
+        """Mode 1004: the application wants `ESC [ I` / `ESC [ O` on focus changes."""
+        return FOCUS_EVENTS in self.mode
+
+    @property
+    def synchronized_output(self) -> bool:
+        """Mode 2026: the application is mid-frame; a renderer should hold the frame."""
+        return SYNCHRONIZED_OUTPUT in self.mode
+
+    @property
+    def autowrap(self) -> bool:
+        """DECAWM (mode 7)."""
+        return mo.DECAWM in self.mode
+
+    @property
+    def cursor_visible(self) -> bool:
+        """DECTCEM (mode 25)."""
+        return not self.cursor.hidden
+
+    @property
+    def mouse_tracking(self) -> int:
+        """The mouse mode asked for: 0 (none), 9, 1000, 1002 or 1003."""
+        for mode in reversed(_MOUSE_TRACKING):
+            if mode in self.mode:
+                return mode >> 5
+        return 0
+
+    @property
+    def mouse_encoding(self) -> int:
+        """The mouse report encoding asked for: 0 (X10 bytes), 1005, 1006 or 1015."""
+        for mode in _MOUSE_ENCODINGS:
+            if mode in self.mode:
+                return mode >> 5
+        return 0
+
+    @property
+    def text(self) -> list[str]:
+        """The visible rows as text, trailing blanks kept (pyte's `display`)."""
+        return list(self.display)
+
+    # --- the parser's entry points ---------------------------------------------------
+
+    def execute(self, control: str) -> None:
+        """C0 controls (ECMA-48 8.2)."""
+        if control == "\n" or control == "\x0b" or control == "\x0c":
+            self.linefeed()
+        elif control == "\r":
+            self.carriage_return()
+        elif control == "\x08":
+            self.backspace()
+        elif control == "\t":
+            self.tab()
+        elif control == "\x07":
+            self.bell()
+
+    def esc_dispatch(self, intermediates: str, final: str) -> None:
+        """`ESC [intermediates] final`."""
+        if intermediates == "":
+            handler = _ESC.get(final)
+            if handler is not None:
+                handler(self)
+        elif intermediates == "#" and final == "8":
+            self.alignment_display()
+        # ESC ( B and the other charset designations: UTF-8 only, nothing to do.
+
+    def csi_dispatch(self, private: str, params: Params, intermediates: str, final: str) -> None:
+        """`CSI [private] params [intermediates] final`, routed by (private, inter, final)."""
+        handler = _CSI.get((private, intermediates, final))
+        if handler is not None:
+            handler(self, params)
+
+    def osc_dispatch(self, data: str) -> None:
+        """OSC 0/1/2 (titles), 7 (cwd), 8 (hyperlink), 52 (clipboard); others ignored."""
+        code, _, rest = data.partition(";")
+        if code in ("0", "2"):
+            self.set_title(rest)
+        if code in ("0", "1"):
+            self.set_icon_name(rest)
+        elif code == "7":
+            self.cwd = rest
+        elif code == "8":
+            _params, _, uri = rest.partition(";")
+            self.link = uri
+            self.cursor.attrs = self.cursor.attrs._replace(link=uri)
+        elif code == "52":
+            selection, _, payload = rest.partition(";")
+            if payload or selection:
+                self.clipboard.append(Clipboard(selection or "s0", payload))
+                del self.clipboard[:-16]  # keep the last few; the multiplexer drains it
+
+    # --- drawing -------------------------------------------------------------------
+
+    def draw(self, text: str) -> None:
+        """Write printable characters at the cursor (with autowrap, wide and combining)."""
+        cursor = self.cursor
+        columns = self.columns
+        attrs = cursor.attrs
+        insert = mo.IRM in self.mode
+        autowrap = mo.DECAWM in self.mode
+        line = self.buffer[cursor.y]
+        self.dirty.add(cursor.y)
+        for char in text:
+            width = char_width(char)
+            if width <= 0:
+                if width == 0:
+                    self._combine(char)
+                continue
+            if cursor.x + width > columns:  # pending wrap, or a wide char at the last column
+                if autowrap:
+                    self.wrapped.add(cursor.y)
+                    cursor.x = 0
+                    self.index()
+                    line = self.buffer[cursor.y]
+                    self.dirty.add(cursor.y)
+                else:
+                    cursor.x = columns - width
+            x = cursor.x
+            if insert:
+                self._insert_cells(line, x, width)
+            self._split_wide(line, x)
+            if width == 2:
+                self._split_wide(line, x + 1)
+                line[x] = attrs._replace(data=char)
+                line[x + 1] = attrs._replace(data=WIDE_STUB)
+            else:
+                line[x] = attrs._replace(data=char)
+            cursor.x = x + width
+            self._last_char = char
+
+    def _combine(self, char: str) -> None:
+        """Attach a zero-width character (combining mark, VS16, ZWJ) to the cell before."""
+        x, y = self.cursor.x - 1, self.cursor.y
+        line = self.buffer[y]
+        if x >= 0 and line[x].data == WIDE_STUB:
+            x -= 1
+        if x < 0:
+            return
+        cell = line[x]
+        if len(cell.data) < 32:  # bounded: a flood of combining marks cannot grow a cell
+            line[x] = cell._replace(data=cell.data + char)
+
+    def _split_wide(self, line: Row, x: int) -> None:
+        """Overwriting half of a wide character blanks its other half (as xterm, tmux)."""
+        if x >= self.columns:
+            return
+        cell = line[x]
+        if cell.data == WIDE_STUB and x > 0:
+            line[x - 1] = line[x - 1]._replace(data=" ")
+            line[x] = cell._replace(data=" ")
+        elif char_width(cell.data[:1]) == 2 and x + 1 < self.columns:
+            line[x + 1] = line[x + 1]._replace(data=" ")
+
+    def _insert_cells(self, line: Row, x: int, count: int) -> None:
+        for column in range(self.columns - 1, x + count - 1, -1):
+            if column - count in line:
+                line[column] = line[column - count]
+            else:
+                line.pop(column, None)
+        for column in range(x, min(x + count, self.columns)):
+            line.pop(column, None)
+
+    def repeat(self, params: Params) -> None:
+        """REP (CSI n b): the last printed character, n more times."""
+        if self._last_char:
+            self.draw(self._last_char * min(_first(params, 1) or 1, self.columns * self.lines))
+
+    # --- lines and scrolling ----------------------------------------------------------
+
+    def _region(self) -> Margins:
+        return self.margins or Margins(0, self.lines - 1)
+
+    def _scroll_up(self, top: int, bottom: int, count: int) -> None:
+        """Rows top..bottom move up `count`; rows leaving a full-screen region are kept."""
+        buffer, wrapped = self.buffer, self.wrapped
+        count = min(count, bottom - top + 1)
+        if top == 0 and bottom == self.lines - 1 and self._alternate is None:
+            for y in range(count):
+                self.history.push(buffer[y], self.columns, y in wrapped)
+        for y in range(top, bottom + 1):
+            source = y + count
+            if source <= bottom and source in buffer:
+                buffer[y] = buffer[source]
+            else:
+                buffer.pop(y, None)
+        self._shift_wrapped(top, bottom, -count)
+        self.dirty.update(range(top, bottom + 1))
+
+    def _scroll_down(self, top: int, bottom: int, count: int) -> None:
+        buffer = self.buffer
+        count = min(count, bottom - top + 1)
+        for y in range(bottom, top - 1, -1):
+            source = y - count
+            if source >= top and source in buffer:
+                buffer[y] = buffer[source]
+            else:
+                buffer.pop(y, None)
+        self._shift_wrapped(top, bottom, count)
+        self.dirty.update(range(top, bottom + 1))
+
+    def _shift_wrapped(self, top: int, bottom: int, delta: int) -> None:
+        if not self.wrapped:
+            return
+        moved = {y + delta for y in self.wrapped if top <= y <= bottom}
+        kept = {y for y in self.wrapped if not top <= y <= bottom}
+        self.wrapped = kept | {y for y in moved if top <= y <= bottom}
+
+    def index(self) -> None:
+        """IND: down one row; at the bottom margin the region scrolls up."""
+        top, bottom = self._region()
+        if self.cursor.y == bottom:
+            self._scroll_up(top, bottom, 1)
+        elif self.cursor.y < self.lines - 1:
+            self.cursor.y += 1
+
+    def reverse_index(self) -> None:
+        """RI: up one row; at the top margin the region scrolls down."""
+        top, bottom = self._region()
+        if self.cursor.y == top:
+            self._scroll_down(top, bottom, 1)
+        elif self.cursor.y > 0:
+            self.cursor.y -= 1
+
+    def linefeed(self) -> None:
+        """LF, VT, FF: an index, plus a carriage return in LNM mode."""
+        self._leave_pending_wrap()
+        self.index()
+        if mo.LNM in self.mode:
+            self.carriage_return()
+
+    def next_line(self) -> None:
+        """NEL (ESC E): index, then carriage return."""
+        self.index()
+        self.carriage_return()
+
+    def soft_reset(self) -> None:
+        """DECSTR (CSI ! p): modes, margins and attributes to defaults; the text stays."""
+        self.mode.difference_update({mo.IRM, mo.DECOM, DECCKM})
+        self.mode.update({mo.DECAWM, mo.DECTCEM})
+        self.cursor.hidden = False
+        self.margins = None
+        self.cursor.attrs = self.default_char
+        self.application_keypad = False
+        self._saved = None
+
+    def scroll_up(self, params: Params) -> None:
+        """SU (CSI n S): the scroll region moves up n rows; the cursor stays."""
+        top, bottom = self._region()
+        self._scroll_up(top, bottom, _first(params, 1) or 1)
+
+    def scroll_down(self, params: Params) -> None:
+        """SD (CSI n T): the scroll region moves down n rows; the cursor stays."""
+        if len(params) > 1:
+            return  # CSI Ps;Ps;Ps;Ps;Ps T is xterm's mouse highlight tracking, not SD
+        top, bottom = self._region()
+        self._scroll_down(top, bottom, _first(params, 1) or 1)
+
+    def insert_lines(self, count: int | None = None) -> None:
+        """IL: blank rows at the cursor, inside the scroll region; cursor to column 0."""
+        top, bottom = self._region()
+        if top <= self.cursor.y <= bottom:
+            self._scroll_down(self.cursor.y, bottom, count or 1)
+            self.cursor.x = 0
+
+    def delete_lines(self, count: int | None = None) -> None:
+        """DL: rows at the cursor removed, blank rows in at the region's bottom."""
+        top, bottom = self._region()
+        if top <= self.cursor.y <= bottom:
+            y = self.cursor.y
+            # DL never feeds the scrollback, even from the top row: it is not a scroll.
+            buffer = self.buffer
+            count = min(count or 1, bottom - y + 1)
+            for row in range(y, bottom + 1):
+                source = row + count
+                if source <= bottom and source in buffer:
+                    buffer[row] = buffer[source]
+                else:
+                    buffer.pop(row, None)
+            self._shift_wrapped(y, bottom, -count)
+            self.dirty.update(range(y, bottom + 1))
+            self.cursor.x = 0
+
+    def erase_in_display(self, how: int = 0, *args: object, **kwargs: object) -> None:
+        """ED 0/1/2, and 3 (xterm: also clear the scrollback)."""
+        if how == 3:
+            self.history.clear()
+            return
+        self._leave_pending_wrap()
+        super().erase_in_display(how)
+        if how == 2:
+            self.wrapped.clear()
+        elif how == 0:
+            self.wrapped = {y for y in self.wrapped if y < self.cursor.y}
+        elif how == 1:
+            self.wrapped = {y for y in self.wrapped if y >= self.cursor.y}
+
+    # --- the cursor ----------------------------------------------------------------
+
+    def _leave_pending_wrap(self) -> None:
+        """After the last column is written the cursor waits past it (pending wrap);
+        any motion first puts it back on the last column, as in xterm and tmux."""
+        if self.cursor.x >= self.columns:
+            self.cursor.x = self.columns - 1
+
+    def save_cursor(self) -> None:
+        """DECSC (ESC 7): position, attributes, origin and wrap modes."""
+        self._saved = self._snapshot()
+
+    def restore_cursor(self) -> None:
+        """DECRC (ESC 8); with nothing saved, home and default attributes."""
+        self._restore(self._saved)
+
+    def _snapshot(self) -> _Saved:
+        return _Saved(
+            min(self.cursor.x, self.columns - 1), self.cursor.y, self.cursor.attrs,
+            mo.DECOM in self.mode, mo.DECAWM in self.mode,
+        )
+
+    def _restore(self, saved: _Saved | None) -> None:
+        if saved is None:
+            self.mode.discard(mo.DECOM)
+            self.cursor.x = self.cursor.y = 0
+            self.cursor.attrs = self.default_char
+            return
+        self.cursor.x = min(saved.x, self.columns - 1)
+        self.cursor.y = min(saved.y, self.lines - 1)
+        self.cursor.attrs = saved.attrs
+        for mode, on in ((mo.DECOM, saved.origin), (mo.DECAWM, saved.wrap)):
+            if on:
+                self.mode.add(mode)
+            else:
+                self.mode.discard(mode)
+
+    def tab(self) -> None:
+        """HT: to the next tab stop, or the last column."""
+        self._leave_pending_wrap()
+        super().tab()
+
+    def backspace(self) -> None:
+        """BS: one column left, stopping at the first."""
+        self._leave_pending_wrap()
+        if self.cursor.x > 0:
+            self.cursor.x -= 1
+
+    def tab_forward(self, params: Params) -> None:
+        """CHT (CSI n I)."""
+        for _ in range(min(_first(params, 1) or 1, self.columns)):
+            self.tab()
+
+    def tab_backward(self, params: Params) -> None:
+        """CBT (CSI n Z)."""
+        self._leave_pending_wrap()
+        for _ in range(min(_first(params, 1) or 1, self.columns)):
+            stops = [stop for stop in self.tabstops if stop < self.cursor.x]
+            self.cursor.x = max(stops) if stops else 0
+
+    def set_cursor_style(self, params: Params) -> None:
+        """DECSCUSR (CSI n SP q): 0/1 blinking block ... 6 steady bar."""
+        shape = _first(params, 0) or 0
+        if 0 <= shape <= 6:
+            self.cursor_shape = shape
+
+    # --- modes ---------------------------------------------------------------------
+
+    def set_mode(self, *modes: int, **kwargs: object) -> None:
+        """SM / DECSET, with the alternate screen and the modes pyte does not know."""
+        private = bool(kwargs.get("private"))
+        shifted = [mode << 5 if private else mode for mode in modes]
+        for mode in shifted:
+            if mode in (ALT_47, ALT_1047, ALT_1049):
+                self._enter_alternate(save_cursor=mode == ALT_1049)
+            elif mode == mo.DECCOLM:
+                self._clear_for_deccolm()
+            elif mode in _MOUSE_TRACKING:
+                self.mode.difference_update(_MOUSE_TRACKING)
+                self.mode.add(mode)
+            elif mode in _MOUSE_ENCODINGS:
+                self.mode.difference_update(_MOUSE_ENCODINGS)
+                self.mode.add(mode)
+            else:
+                super().set_mode(mode)
+
+    def reset_mode(self, *modes: int, **kwargs: object) -> None:
+        """RM / DECRST."""
+        private = bool(kwargs.get("private"))
+        shifted = [mode << 5 if private else mode for mode in modes]
+        for mode in shifted:
+            if mode in (ALT_47, ALT_1047, ALT_1049):
+                self._leave_alternate(restore_cursor=mode == ALT_1049)
+            elif mode == mo.DECCOLM:
+                self._clear_for_deccolm()
+            else:
+                super().reset_mode(mode)
+
+    def _clear_for_deccolm(self) -> None:
+        # tmux, like xterm without allowColumns, does not resize: it clears and homes.
+        self.erase_in_display(2)
+        self.cursor.x = self.cursor.y = 0
+
+    def _enter_alternate(self, *, save_cursor: bool) -> None:
+        if save_cursor:
+            self._alt_saved = self._snapshot()
+        if self._alternate is None:
+            self._alternate = _Buffer(self.buffer, self.wrapped)
+        self.buffer = defaultdict(self._new_row)
+        self.wrapped = set()
+        self.dirty.update(range(self.lines))
+
+    def _leave_alternate(self, *, restore_cursor: bool) -> None:
+        if self._alternate is not None:
+            self.buffer, self.wrapped = self._alternate.rows, self._alternate.wrapped
+            self._alternate = None
+            self.dirty.update(range(self.lines))
+        if restore_cursor and self._alt_saved is not None:
+            self._restore(self._alt_saved)
+            self._alt_saved = None
+
+    # --- replies -----------------------------------------------------------------------
+
+    def _reply(self, text: str) -> None:
+        if self.reply is not None:
+            self.reply(text.encode())
+
+    def report_device_attributes(self, mode: int = 0, **kwargs: object) -> None:
+        """DA1 (CSI c): a VT220 with ANSI colour, as tmux answers."""
+        if not mode:
+            self._reply("\x1b[?62;22c")
+
+    def report_secondary_attributes(self, params: Params) -> None:
+        """DA2 (CSI > c): terminal type 84 ("T"), as tmux answers."""
+        if not _first(params, 0):
+            self._reply("\x1b[>84;0;0c")
+
+    def report_version(self, params: Params) -> None:
+        """XTVERSION (CSI > q): name and version in a DCS string."""
+        if not _first(params, 0):
+            self._reply(f"\x1bP>|termhost {__version__}\x1b\\")
+
+    def report_device_status(self, mode: int = 0, **kwargs: object) -> None:
+        """DSR 5 (status: OK) and 6 (CPR, origin-relative in DECOM)."""
+        if mode == 5:
+            self._reply("\x1b[0n")
+        elif mode == 6:
+            y = self.cursor.y + 1
+            if mo.DECOM in self.mode and self.margins is not None:
+                y -= self.margins.top
+            self._reply(f"\x1b[{y};{min(self.cursor.x, self.columns - 1) + 1}R")
+
+    def bell(self, *args: object) -> None:
+        """BEL: counted, for the multiplexer's bell and activity flags."""
+        self.bell_count += 1
+
+    def select_graphic_rendition(self, *attrs: int) -> None:
+        """SGR from plain integers (pyte's signature); the parser uses `sgr` instead."""
+        self.sgr([[value] for value in attrs])
+
+    def sgr(self, params: Params) -> None:
+        """SGR (CSI ... m), sub-parameters included."""
+        attrs = apply_sgr(self.cursor.attrs, params, self.default_char)
+        self.cursor.attrs = attrs._replace(link=self.link)
+
+    def set_title(self, param: str) -> None:
+        """OSC 0/2."""
+        self.title = param[:4096]
+
+    def set_icon_name(self, param: str) -> None:
+        """OSC 0/1."""
+        self.icon_name = param[:4096]
+
+    def write_process_input(self, data: str) -> None:
+        """pyte's reply hook, routed to `reply`."""
+        self._reply(data)
+
+
+def _first(params: Params, default: int) -> int:
+    """The first parameter (its main value), `default` when absent."""
+    value = params[0][0] if params else None
+    return default if value is None else value
+
+
+def _args(params: Params) -> list[int]:
+    """Main values of each parameter, 0 for empty ones (pyte's convention)."""
+    return [field[0] or 0 for field in params]
+
+
+def _plain(method: Callable[..., None]) -> Callable[[Screen, Params], None]:
+    """Adapt a pyte method taking integer arguments to the (screen, params) form."""
+
+    def call(screen: Screen, params: Params) -> None:
+        screen._leave_pending_wrap()
+        method(screen, *_args(params))
+
+    return call
+
+
+def _modes(private: bool, setting: bool) -> Callable[[Screen, Params], None]:
+    def call(screen: Screen, params: Params) -> None:
+        values = [value for value in _args(params) if value]
+        if setting:
+            screen.set_mode(*values, private=private)
+        else:
+            screen.reset_mode(*values, private=private)
+
+    return call
+
+
+def _keypad(on: bool) -> Callable[[Screen], None]:
+    def call(screen: Screen) -> None:
+        screen.application_keypad = on
+
+    return call
+
+
+def _clamped(method: Callable[..., None]) -> Callable[[Screen], None]:
+    def call(screen: Screen) -> None:
+        screen._leave_pending_wrap()
+        method(screen)
+
+    return call
+
+
+_S = pyte.Screen
+_CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
+    ("", "", "@"): _plain(_S.insert_characters),
+    ("", "", "A"): _plain(_S.cursor_up),
+    ("", "", "B"): _plain(_S.cursor_down),
+    ("", "", "e"): _plain(_S.cursor_down),
+    ("", "", "C"): _plain(_S.cursor_forward),
+    ("", "", "a"): _plain(_S.cursor_forward),
+    ("", "", "D"): _plain(_S.cursor_back),
+    ("", "", "E"): _plain(_S.cursor_down1),
+    ("", "", "F"): _plain(_S.cursor_up1),
+    ("", "", "G"): _plain(_S.cursor_to_column),
+    ("", "", "`"): _plain(_S.cursor_to_column),
+    ("", "", "H"): _plain(_S.cursor_position),
+    ("", "", "f"): _plain(_S.cursor_position),
+    ("", "", "d"): _plain(_S.cursor_to_line),
+    ("", "", "J"): _plain(Screen.erase_in_display),
+    ("?", "", "J"): _plain(Screen.erase_in_display),
+    ("", "", "K"): _plain(_S.erase_in_line),
+    ("?", "", "K"): _plain(_S.erase_in_line),
+    ("", "", "L"): _plain(Screen.insert_lines),
+    ("", "", "M"): _plain(Screen.delete_lines),
+    ("", "", "P"): _plain(_S.delete_characters),
+    ("", "", "X"): _plain(_S.erase_characters),
+    ("", "", "S"): Screen.scroll_up,
+    ("", "", "T"): Screen.scroll_down,
+    ("", "", "b"): Screen.repeat,
+    ("", "", "I"): Screen.tab_forward,
+    ("", "", "Z"): Screen.tab_backward,
+    ("", "", "g"): _plain(_S.clear_tab_stop),
+    ("", "", "m"): Screen.sgr,
+    ("", "", "r"): _plain(_S.set_margins),
+    ("", "", "s"): lambda screen, params: screen.save_cursor(),
+    ("", "", "u"): lambda screen, params: screen.restore_cursor(),
+    ("", "", "h"): _modes(private=False, setting=True),
+    ("", "", "l"): _modes(private=False, setting=False),
+    ("?", "", "h"): _modes(private=True, setting=True),
+    ("?", "", "l"): _modes(private=True, setting=False),
+    ("", "", "c"): lambda screen, params: screen.report_device_attributes(_first(params, 0)),
+    (">", "", "c"): Screen.report_secondary_attributes,
+    (">", "", "q"): Screen.report_version,
+    ("", "", "n"): lambda screen, params: screen.report_device_status(_first(params, 0)),
+    ("", " ", "q"): Screen.set_cursor_style,
+    ("", "!", "p"): lambda screen, params: screen.soft_reset(),
+}
+
+_ESC: dict[str, Callable[[Screen], None]] = {
+    "c": lambda screen: screen.reset(),
+    "D": _clamped(Screen.index),
+    "E": _clamped(Screen.next_line),
+    "M": _clamped(Screen.reverse_index),
+    "H": _clamped(_S.set_tab_stop),
+    "7": Screen.save_cursor,
+    "8": Screen.restore_cursor,
+    "=": _keypad(True),
+    ">": _keypad(False),
+}
+

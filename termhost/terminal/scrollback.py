@@ -1,0 +1,152 @@
+"""Scrollback: the lines that scrolled off the top of the main screen, stored compactly.
+
+pyte's HistoryScreen keeps every scrolled line as a dict of Char tuples (12.6 KB a line).
+Here a line is one `str`: its text, with a two-character marker (`\\0` and the attribute
+id) wherever the attributes change, and a leading `\\1` if the line wrapped onto the next.
+Attribute sets are interned in one table shared by all lines, so a 100-character
+coloured line costs its text plus two characters per colour change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from wcwidth import wcwidth
+
+from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
+
+__all__ = ["DEFAULT_HISTORY_LIMIT", "Scrollback", "encode_row"]
+
+DEFAULT_HISTORY_LIMIT = 2000
+"""Lines kept by default, as tmux's history-limit."""
+
+_MARK = "\0"
+_WRAPPED = "\1"
+_MARKERS = re.compile("\0.", re.DOTALL)
+
+
+class _AttributeTable:
+    """Cells without their glyph, interned: id <-> Cell(data="")."""
+
+    def __init__(self) -> None:
+        self.by_id: list[Cell] = [BLANK._replace(data="")]
+        self.ids: dict[Cell, str] = {self.by_id[0]: chr(0)}
+
+    def id_of(self, attrs: Cell) -> str:
+        found = self.ids.get(attrs)
+        if found is None:
+            found = chr(len(self.by_id))
+            self.by_id.append(attrs)
+            self.ids[attrs] = found
+        return found
+
+
+_TABLE = _AttributeTable()
+_DEFAULT_ID = chr(0)
+
+
+def encode_row(row: Mapping[int, Cell], columns: int, wrapped: bool) -> str:
+    """One screen row (pyte's column -> cell mapping) as a stored line.
+
+    Trailing blank cells with default attributes are dropped, as tmux does.
+    """
+    last = columns - 1
+    while last >= 0 and row.get(last, BLANK) == BLANK:
+        last -= 1
+    parts = [_WRAPPED] if wrapped else []
+    current = _DEFAULT_ID
+    table = _TABLE
+    for x in range(last + 1):
+        cell = row.get(x, BLANK)
+        attrs = cell._replace(data="")
+        attr_id = table.id_of(attrs) if attrs != table.by_id[0] else _DEFAULT_ID
+        if attr_id != current:
+            parts.append(_MARK + attr_id)
+            current = attr_id
+        if cell.data != WIDE_STUB:
+            parts.append(cell.data)
+    return "".join(parts)
+
+
+def decode_line(line: str) -> list[Cell]:
+    """A stored line back into cells (wide characters followed by their stub)."""
+    cells: list[Cell] = []
+    attrs = _TABLE.by_id[0]
+    index = 1 if line.startswith(_WRAPPED) else 0
+    length = len(line)
+    while index < length:
+        char = line[index]
+        if char == _MARK:
+            attrs = _TABLE.by_id[ord(line[index + 1])]
+            index += 2
+            continue
+        index += 1
+        while index < length and line[index] != _MARK and wcwidth(line[index]) == 0:
+            char += line[index]  # combining marks belong to the cell before
+            index += 1
+        cells.append(attrs._replace(data=char))
+        if wcwidth(char[0]) == 2:
+            cells.append(attrs._replace(data=WIDE_STUB))
+    return cells
+
+
+class Scrollback:
+    """Up to `limit` stored lines, oldest first; index 0 is the oldest kept."""
+
+    def __init__(self, limit: int = DEFAULT_HISTORY_LIMIT) -> None:
+        if limit < 0:
+            raise ValueError(f"history limit {limit} is negative")
+        self.limit = limit
+        self._lines: list[str] = []
+
+    def __len__(self) -> int:
+        return min(len(self._lines), self.limit)
+
+    def _trim(self) -> None:
+        # Amortised: drop the excess only once it is a good fraction of the limit.
+        excess = len(self._lines) - self.limit
+        if excess > 0 and excess >= max(64, self.limit // 4):
+            del self._lines[:excess]
+
+    def _kept(self) -> list[str]:
+        excess = len(self._lines) - self.limit
+        if excess > 0:
+            del self._lines[:excess]
+        return self._lines
+
+    def push(self, row: Mapping[int, Cell], columns: int, wrapped: bool = False) -> None:
+        """Store a row that just scrolled off the screen."""
+        if self.limit:
+            self._lines.append(encode_row(row, columns, wrapped))
+            self._trim()
+
+    def extend(self, lines: Iterable[str]) -> None:
+        """Store already-encoded lines (the fast path's output), oldest first."""
+        if self.limit:
+            self._lines.extend(lines)
+            self._trim()
+
+    def clear(self) -> None:
+        """ED 3: forget every stored line."""
+        self._lines.clear()
+
+    def text(self, index: int) -> str:
+        """The characters of line `index`, without attributes or trailing blanks."""
+        return _MARKERS.sub("", self._kept()[index]).lstrip(_WRAPPED)
+
+    def lines(self, start: int = 0, end: int | None = None) -> list[str]:
+        """Text of lines start..end-1 (Python slice semantics), for capture and copy mode."""
+        return [_MARKERS.sub("", line).lstrip(_WRAPPED) for line in self._kept()[start:end]]
+
+    def cells(self, index: int) -> list[Cell]:
+        """Line `index` as cells, with its attributes."""
+        return decode_line(self._kept()[index])
+
+    def wrapped(self, index: int) -> bool:
+        """Whether line `index` continues on the next line (it wrapped at the margin)."""
+        return self._kept()[index].startswith(_WRAPPED)
+
+    def raw(self, start: int = 0, end: int | None = None) -> list[str]:
+        """Stored lines as they are, for comparison and copying between scrollbacks."""
+        return list(self._kept()[start:end])
