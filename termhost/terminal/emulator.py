@@ -51,6 +51,10 @@ class Terminal:
         """Emulate `data`, bytes as the application wrote them to the PTY."""
         self.parser.feed(self._decoder.decode(data))
 
+    def resize(self, cols: int, rows: int) -> None:
+        """A new window size: the text and the cursor's place are kept."""
+        self.screen.resize(rows, cols)
+
     @property
     def display(self) -> list[str]:
         """The visible screen, one string per row, each `cols` cells wide."""

@@ -446,6 +446,78 @@ class Screen(pyte.Screen):
         elif how == 1:
             self.wrapped = {y for y in self.wrapped if y >= self.cursor.y}
 
+    def resize(self, lines: int | None = None, columns: int | None = None) -> None:
+        """Change the size keeping the text and the cursor's place (tmux's rules).
+
+        Fewer rows: blank rows below the cursor go first, then rows from the top, into the
+        scrollback. More rows: lines come back from the scrollback above. pyte instead
+        drops rows and homes the cursor.
+        """
+        lines = lines or self.lines
+        columns = columns or self.columns
+        if lines < 1 or columns < 1:
+            raise ValueError(f"screen size {columns}x{lines} is too small")
+        self._leave_pending_wrap()
+        if lines < self.lines:
+            self._shrink_rows(self.lines - lines)
+        elif lines > self.lines:
+            self._grow_rows(lines - self.lines)
+        if columns < self.columns:
+            for row in self.buffer.values():
+                for x in range(columns, self.columns):
+                    row.pop(x, None)
+                last = row.get(columns - 1)
+                if last is not None and char_width(last.data[:1]) == 2:
+                    row[columns - 1] = last._replace(data=" ")  # its right half is gone
+            self.wrapped.clear()
+        self.tabstops = {stop for stop in self.tabstops if stop < columns} | set(
+            range(max(8, (self.columns + 7) // 8 * 8), columns, 8)
+        )
+        self.lines, self.columns = lines, columns
+        self.margins = None
+        self.cursor.x = min(self.cursor.x, columns - 1)
+        self.cursor.y = min(self.cursor.y, lines - 1)
+        self.dirty.update(range(lines))
+
+    def _shrink_rows(self, count: int) -> None:
+        buffer = self.buffer
+        for y in range(self.lines - 1, self.cursor.y, -1):
+            if not count or any(cell != BLANK for cell in buffer.get(y, {}).values()):
+                break
+            buffer.pop(y, None)
+            self.wrapped.discard(y)
+            count -= 1
+        if count:
+            if self._alternate is None:
+                for y in range(count):
+                    self.history.push(buffer[y], self.columns, y in self.wrapped)
+            rows = [buffer.get(y) for y in range(count, self.lines)]
+            buffer.clear()
+            for y, row in enumerate(rows):
+                if row is not None:
+                    buffer[y] = row
+            self.wrapped = {y - count for y in self.wrapped if y >= count}
+            self.cursor.y = max(0, self.cursor.y - count)
+
+    def _grow_rows(self, count: int) -> None:
+        if self._alternate is not None:
+            return
+        pulled = self.history.pop(min(count, len(self.history)))
+        if not pulled:
+            return
+        shift = len(pulled)
+        rows = {y + shift: row for y, row in self.buffer.items()}
+        self.buffer.clear()
+        self.buffer.update(rows)
+        self.wrapped = {y + shift for y in self.wrapped}
+        for y, (cells, wrapped) in enumerate(pulled):
+            row = self._new_row()
+            row.update(enumerate(cells))
+            self.buffer[y] = row
+            if wrapped:
+                self.wrapped.add(y)
+        self.cursor.y += shift
+
     # --- the cursor ----------------------------------------------------------------
 
     def _leave_pending_wrap(self) -> None:

@@ -127,6 +127,13 @@ class Scrollback:
             self._lines.extend(lines)
             self._trim()
 
+    def pop(self, count: int) -> list[tuple[list[Cell], bool]]:
+        """Take the newest `count` lines back (a screen growing taller), oldest first."""
+        kept = self._kept()
+        taken = kept[len(kept) - count :] if count > 0 else []
+        del kept[len(kept) - len(taken) :]
+        return [(decode_line(line), line.startswith(_WRAPPED)) for line in taken]
+
     def clear(self) -> None:
         """ED 3: forget every stored line."""
         self._lines.clear()
