@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable
 
+from termhost.terminal.fastforward import fast_forward
 from termhost.terminal.parser import Parser
 from termhost.terminal.screen import Screen
 from termhost.terminal.scrollback import DEFAULT_HISTORY_LIMIT, Scrollback
@@ -38,6 +39,8 @@ class Terminal:
         self.screen = Screen(cols, rows, history=self.history, reply=reply)
         self.parser = Parser(self.screen)
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.fast_path = True
+        """False feeds every byte through the parser (for tests that compare the two)."""
 
     @property
     def cols(self) -> int:
@@ -48,8 +51,27 @@ class Terminal:
         return int(self.screen.lines)
 
     def feed(self, data: bytes) -> None:
-        """Emulate `data`, bytes as the application wrote them to the PTY."""
-        self.parser.feed(self._decoder.decode(data))
+        """Emulate `data`, bytes as the application wrote them to the PTY.
+
+        Runs of whole lines that a flood scrolls past take the fast path (see
+        fastforward.py); everything else goes through the parser, a line at a time, so
+        that the fast path gets its chance again after each line.
+        """
+        text = self._decoder.decode(data)
+        if not self.fast_path:
+            self.parser.feed(text)
+            return
+        parser, screen = self.parser, self.screen
+        offset, length = 0, len(text)
+        while offset < length:
+            if parser.in_ground:
+                offset = fast_forward(screen, text, offset)
+                if offset >= length:
+                    break
+            newline = text.find("\n", offset)
+            end = length if newline < 0 else newline + 1
+            parser.feed(text[offset:end])
+            offset = end
 
     def resize(self, cols: int, rows: int) -> None:
         """A new window size: the text and the cursor's place are kept."""

@@ -86,6 +86,11 @@ class Parser:
         self._osc_size = 0
         self._string_escape = False  # an ESC seen inside a string: ST if '\' follows
 
+    @property
+    def in_ground(self) -> bool:
+        """No sequence is partly read: the next character starts fresh."""
+        return self._state == _GROUND
+
     def reset(self) -> None:
         """Back to the ground state, dropping any partial sequence."""
         self._state = _GROUND

@@ -254,10 +254,10 @@ class Screen(pyte.Screen):
         self.dirty.add(cursor.y)
         for char in text:
             width = char_width(char)
-            if width <= 0:
+            if width <= 0 or width > columns:
                 if width == 0:
                     self._combine(char)
-                continue
+                continue  # non-printable, or a wide character on a 1-column screen
             if cursor.x + width > columns:  # pending wrap, or a wide char at the last column
                 if autowrap:
                     self.wrapped.add(cursor.y)

@@ -16,7 +16,7 @@ from wcwidth import wcwidth
 
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 
-__all__ = ["DEFAULT_HISTORY_LIMIT", "Scrollback", "encode_row"]
+__all__ = ["DEFAULT_HISTORY_LIMIT", "Scrollback", "decode_line", "encode_row", "intern_attributes"]
 
 DEFAULT_HISTORY_LIMIT = 2000
 """Lines kept by default, as tmux's history-limit."""
@@ -46,6 +46,12 @@ _TABLE = _AttributeTable()
 _DEFAULT_ID = chr(0)
 
 
+def intern_attributes(attrs: Cell) -> str:
+    """The one-character id of a cell's attributes (its glyph ignored)."""
+    plain = attrs._replace(data="")
+    return _DEFAULT_ID if plain == _TABLE.by_id[0] else _TABLE.id_of(plain)
+
+
 def encode_row(row: Mapping[int, Cell], columns: int, wrapped: bool) -> str:
     """One screen row (pyte's column -> cell mapping) as a stored line.
 
@@ -56,11 +62,9 @@ def encode_row(row: Mapping[int, Cell], columns: int, wrapped: bool) -> str:
         last -= 1
     parts = [_WRAPPED] if wrapped else []
     current = _DEFAULT_ID
-    table = _TABLE
     for x in range(last + 1):
         cell = row.get(x, BLANK)
-        attrs = cell._replace(data="")
-        attr_id = table.id_of(attrs) if attrs != table.by_id[0] else _DEFAULT_ID
+        attr_id = intern_attributes(cell)
         if attr_id != current:
             parts.append(_MARK + attr_id)
             current = attr_id
