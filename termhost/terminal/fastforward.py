@@ -20,8 +20,8 @@ import re
 
 from termhost.terminal.cell import BLANK, Cell
 from termhost.terminal.parser import parse_params
+from termhost.terminal.screen import Row, Screen, char_width
 from termhost.terminal.scrollback import decode_line, encode_row, intern_attributes
-from termhost.terminal.screen import Screen, char_width
 from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["fast_forward"]
@@ -37,7 +37,7 @@ Run = tuple[str, str]
 
 
 class _NotSimple(Exception):
-    """A line needs the full emulator after all (a zero-width character, say)."""
+    """A line needs the full emulator after all (a tab at the pending-wrap column)."""
 
 
 def in_steady_state(screen: Screen) -> bool:
@@ -63,7 +63,9 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     """Apply the run of simple lines at text[offset:] to `screen`; the new offset.
 
     Returns `offset` unchanged when the screen is not in its steady state or no complete
-    simple line starts there.
+    simple line starts there. Only the lines whose rows stay visible or in the
+    scrollback are laid out; for the rest, only what they leave behind is computed (the
+    SGR state, bells, the last character for REP).
     """
     if not in_steady_state(screen):
         return offset
@@ -71,18 +73,11 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     if match is None:
         return offset
     renderer = _Renderer(screen)
-    end = offset
-    for line in match.group().split("\r\n")[:-1]:
-        try:
-            rows = renderer.line(line)
-        except _NotSimple:
-            break
-        renderer.rows.extend(rows)
-        renderer.commit()
-        end += len(line) + 2
-    if end > offset:
-        renderer.apply()
-    return end
+    lines = renderer.simple_prefix(match.group().split("\r\n")[:-1])
+    if not lines:
+        return offset
+    renderer.apply(lines)
+    return offset + sum(len(line) for line in lines) + 2 * len(lines)
 
 
 class _Renderer:
@@ -93,18 +88,37 @@ class _Renderer:
         self.columns = screen.columns
         self.attrs: Cell = screen.cursor.attrs
         self.link = screen.link
-        self.rows: list[str] = []
-        self.bells = 0
-        self.last_char = ""
-        self._committed = (self.attrs, 0, "")
         self._sgr_cache: dict[tuple[Cell, str], Cell] = {}
 
-    def commit(self) -> None:
-        """The lines so far are final: a later _NotSimple line must not undo them."""
-        self._committed = (self.attrs, self.bells, self.last_char)
+    def simple_prefix(self, lines: list[str]) -> list[str]:
+        """The lines up to the first one the fast path cannot lay out exactly."""
+        text = "\n".join(lines)
+        first_bad = len(text)
+        if not text.isascii():
+            for char in set(text):
+                width = char_width(char)
+                if (width <= 0 or width > self.columns) and char not in "\t\x07":
+                    first_bad = min(first_bad, text.find(char))
+        cut = text.count("\n", 0, first_bad) if first_bad < len(text) else len(lines)
+        if "\t" in text:
+            for index in range(cut):
+                if "\t" in lines[index] and not self._tabs_are_simple(lines[index]):
+                    cut = index
+                    break
+        return lines[:cut]
+
+    def _tabs_are_simple(self, line: str) -> bool:
+        saved = self.attrs
+        try:
+            self.line(line)
+        except _NotSimple:
+            return False
+        finally:
+            self.attrs = saved
+        return True
 
     def line(self, line: str) -> list[str]:
-        """The encoded rows of one line (several when it wraps)."""
+        """The encoded rows of one line (several when it wraps); updates the SGR state."""
         rows: list[list[Run]] = [[]]
         x = 0
         columns = self.columns
@@ -127,7 +141,6 @@ class _Renderer:
                     rows[-1].append((attr_id, piece[position : position + take]))
                     x += take
                     position += take
-                self.last_char = piece[-1]
                 continue
             for char in piece:
                 if char == "\t":
@@ -139,7 +152,6 @@ class _Renderer:
                         x = stop
                     continue
                 if char == "\x07":
-                    self.bells += 1
                     continue
                 width = char_width(char)
                 if width <= 0 or width > columns:
@@ -149,9 +161,19 @@ class _Renderer:
                     x = 0
                 rows[-1].append((attr_id, char))
                 x += width
-                self.last_char = char
         last = len(rows) - 1
         return [_encode(runs, wrapped=i < last) for i, runs in enumerate(rows)]
+
+    def _row_count(self, line: str) -> int:
+        """How many rows a line takes, without laying it out when it is plain ASCII."""
+        if line.isascii() and "\t" not in line:
+            visible = _SGR.sub("", line) if "\x1b" in line else line
+            width = len(visible) - visible.count("\x07")
+            return max(1, -(-width // self.columns))
+        saved = self.attrs
+        count = len(self.line(line))
+        self.attrs = saved
+        return count
 
     def _sgr(self, params: str) -> None:
         key = (self.attrs, params)
@@ -162,23 +184,37 @@ class _Renderer:
             self._sgr_cache[key] = attrs
         self.attrs = attrs
 
-    def apply(self) -> None:
-        """Scroll the committed rows through the screen, as one LF per row would."""
-        self.attrs, self.bells, self.last_char = self._committed
+    def apply(self, lines: list[str]) -> None:
+        """Scroll the lines' rows through the screen, as one LF per row would."""
         screen = self.screen
-        lines, columns = screen.lines, self.columns
+        height, columns = screen.lines, self.columns
+        # Rows that matter: what the scrollback keeps plus the screen above the cursor.
+        needed = screen.history.limit + height - 1
+        tail_start, counted = len(lines), 0
+        while tail_start > 0 and counted < needed:
+            tail_start -= 1
+            counted += self._row_count(lines[tail_start])
+        skipped = lines[:tail_start]
+        for params in _SGR.findall("\n".join(skipped)) if skipped else ():
+            self._sgr(params)
+        new = [row for line in lines[tail_start:] for row in self.line(line)]
+        bells = sum(line.count("\x07") for line in lines)
+        last_char = _last_printed(lines)
+
         buffer, wrapped = screen.buffer, screen.wrapped
-        new = self.rows
-        # The rows pass the top in order: the screen above the cursor, then the new ones.
-        # Each new row scrolls the screen by one, so len(new) rows leave it.
-        scrolled = len(new)
-        kept_old = max(0, lines - 1 - scrolled)  # old rows still on screen
-        leaving_old = lines - 1 - kept_old
-        screen.history.extend(
-            [encode_row(buffer[y], columns, y in wrapped) for y in range(leaving_old)]
-            + new[: max(0, scrolled - (lines - 1))]
-        )
-        old_rows = [(buffer.get(y), y in wrapped) for y in range(leaving_old, lines - 1)]
+        above = height - 1  # rows above the cursor, which pass the top first
+        if skipped:
+            # At least `needed` new rows follow: every older row ends beyond the limit.
+            screen.history.extend(new[: len(new) - above])
+            old_rows: list[tuple[Row | None, bool]] = []
+        else:
+            scrolled = len(new)
+            leaving = min(above, scrolled)
+            screen.history.extend(
+                [encode_row(buffer[y], columns, y in wrapped) for y in range(leaving)]
+                + new[: max(0, scrolled - above)]
+            )
+            old_rows = [(buffer.get(y), y in wrapped) for y in range(leaving, above)]
         buffer.clear()
         screen.wrapped = set()
         for y, (row, was_wrapped) in enumerate(old_rows):
@@ -186,18 +222,28 @@ class _Renderer:
                 buffer[y] = row
             if was_wrapped:
                 screen.wrapped.add(y)
-        visible_new = new[len(new) - (lines - 1 - kept_old) :]
-        for y, encoded in enumerate(visible_new, start=kept_old):
+        visible_new = new[len(new) - (above - len(old_rows)) :]
+        for y, encoded in enumerate(visible_new, start=len(old_rows)):
             if encoded.startswith(_WRAPPED):
                 screen.wrapped.add(y)
             cells = decode_line(encoded)
             if cells:
                 buffer[y].update(enumerate(cells))
         screen.cursor.attrs = self.attrs
-        screen.bell_count += self.bells
-        if self.last_char:
-            screen._last_char = self.last_char
-        screen.dirty.update(range(lines))
+        screen.bell_count += bells
+        if last_char:
+            screen._last_char = last_char
+        screen.dirty.update(range(height))
+
+
+def _last_printed(lines: list[str]) -> str:
+    """The last character drawn by these lines (what REP would repeat)."""
+    for line in reversed(lines):
+        visible = _SGR.sub("", line) if "\x1b" in line else line
+        visible = visible.replace("\t", "").replace("\x07", "")
+        if visible:
+            return visible[-1]
+    return ""
 
 
 def _encode(runs: list[Run], *, wrapped: bool) -> str:

@@ -44,8 +44,8 @@ class KeyModes:
 class UnknownKey(ValueError):
     """A name that is not a key; send-keys sends such an argument as text, as tmux does."""
 
-    def __init__(self, name: str, reason: str = "unknown key") -> None:
-        super().__init__(f"{reason}: {name}")
+    def __init__(self, name: str, message: str = "") -> None:
+        super().__init__(message or f"unknown key: {name}")
         self.name = name
 
 
@@ -56,7 +56,7 @@ class UnsendableKey(UnknownKey):
     """
 
     def __init__(self, name: str) -> None:
-        super().__init__(name, "key has no sequence to send (use send-keys -l for text)")
+        super().__init__(name, f"key has no sequence to send: {name}")
 
 
 @dataclass(frozen=True)
@@ -176,18 +176,24 @@ _CODE_NAMES: dict[int, str] = {0x09: "Tab", 0x0D: "Enter", 0x1B: "Escape", 0x20:
 _HEX = re.compile(r"0x([0-9a-fA-F]+)")
 
 
-def _control_code(char: str) -> int | None:
-    """The control character C-`char` makes, None if it makes none (tmux rejects the name)."""
+def _apply_ctrl(char: str, ctrl: bool, name: str) -> tuple[int, bool]:
+    """The code of `char` under C-, and whether C- is still a modifier afterwards.
+
+    C- on a letter and on @ [ \\ ] ^ _ space ? makes the control character and is used up;
+    on the _CTRL_KEPT characters it stays a modifier; tmux knows no other C- character keys.
+    """
     code = ord(char)
+    if not ctrl or char in _CTRL_KEPT:
+        return code, ctrl
     if 0x61 <= code <= 0x7A:
-        return code - 0x60
+        return code - 0x60, False
     if 0x40 <= code <= 0x5F:
-        return code - 0x40
+        return code - 0x40, False
     if char == " ":
-        return 0x00
+        return 0x00, False
     if char == "?":
-        return 0x7F
-    return None
+        return 0x7F, False
+    raise UnknownKey(name)
 
 
 def _key_for_code(code: int, *, ctrl: bool, meta: bool, shift: bool) -> Key:
@@ -245,12 +251,7 @@ def parse_key(name: str) -> Key:
             return Key(base, ctrl, meta, shift)
         char = _NAMED_CHARS[base]
 
-    code = ord(char)
-    if ctrl and char not in _CTRL_KEPT:
-        control = _control_code(char)
-        if control is None:
-            raise UnknownKey(name)
-        code, ctrl = control, False
+    code, ctrl = _apply_ctrl(char, ctrl, name)
     key = _key_for_code(code, ctrl=ctrl, meta=meta, shift=shift)
     if key.base == "Tab" and key.shift:
         # tmux 3.3a has no sequence for S-Tab and sends the name as text; every terminal
@@ -259,7 +260,7 @@ def parse_key(name: str) -> Key:
     return key
 
 
-def _ctrl_alone(key: Key, ctrl: bool, fallback: bytes = b"") -> bytes:
+def _ctrl_alone(key: Key, ctrl: bool, name: str, fallback: bytes = b"") -> bytes:
     """What tmux sends for a key it has no sequence for.
 
     With C- as the only modifier tmux still "sends" it, as `fallback` (often nothing);
@@ -267,23 +268,18 @@ def _ctrl_alone(key: Key, ctrl: bool, fallback: bytes = b"") -> bytes:
     """
     if ctrl and not key.meta and not key.shift:
         return fallback
-    raise UnsendableKey(key.name)
+    raise UnsendableKey(name)
 
 
-def _encode_char(key: Key, char: str) -> bytes:
+def _encode_char(key: Key, char: str, name: str) -> bytes:
     """A character key: itself, C- making a control character, M- prefixing ESC."""
     prefix = b"\x1b" if key.meta else b""
     if ord(char) > 0x7F:
         # tmux drops C- and S- on non-ASCII characters: they have no control form.
         return prefix + char.encode()
-    code, ctrl = ord(char), key.ctrl
-    if ctrl and char not in _CTRL_KEPT:
-        control = _control_code(char)
-        if control is None:
-            raise UnknownKey(key.name)
-        code, ctrl = control, False
+    code, ctrl = _apply_ctrl(char, key.ctrl, name)
     if ctrl or key.shift:
-        return _ctrl_alone(key, ctrl, _CTRL_FALLBACK.get(char, b""))
+        return _ctrl_alone(key, ctrl, name, _CTRL_FALLBACK.get(char, b""))
     return prefix + bytes([code])
 
 
@@ -294,12 +290,14 @@ def encode_key(key: Key | str, modes: KeyModes = KeyModes()) -> bytes:
     Raises UnknownKey for a name that is no key, UnsendableKey for a key with no bytes.
     """
     if isinstance(key, str):
-        key = parse_key(key)
+        name, key = key, parse_key(key)
+    else:
+        name = key.name
     base = key.base
     if base in _NAMED_CHARS:
-        return _encode_char(key, _NAMED_CHARS[base])
+        return _encode_char(key, _NAMED_CHARS[base], name)
     if len(base) == 1:
-        return _encode_char(key, base)
+        return _encode_char(key, base, name)
     if base in _MODIFIABLE:
         plain, parameter, final = _MODIFIABLE[base]
         if key.ctrl or key.meta or key.shift:
@@ -314,9 +312,9 @@ def encode_key(key: Key | str, modes: KeyModes = KeyModes()) -> bytes:
     elif base in _FIXED:
         sequence = _FIXED[base]
     else:
-        raise UnknownKey(key.name)
+        raise UnknownKey(name)
     if key.ctrl or key.shift:
-        return _ctrl_alone(key, key.ctrl)
+        return _ctrl_alone(key, key.ctrl, name)
     return (b"\x1b" if key.meta else b"") + sequence
 
 

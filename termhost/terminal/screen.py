@@ -268,9 +268,9 @@ class Screen(pyte.Screen):
                 else:
                     cursor.x = columns - width
             x = cursor.x
+            self._split_wide(line, x)
             if insert:
                 self._insert_cells(line, x, width)
-            self._split_wide(line, x)
             if width == 2:
                 self._split_wide(line, x + 1)
                 line[x] = attrs._replace(data=char)
@@ -304,6 +304,8 @@ class Screen(pyte.Screen):
             line[x + 1] = line[x + 1]._replace(data=" ")
 
     def _insert_cells(self, line: Row, x: int, count: int) -> None:
+        """IRM: cells from x move right by `count`; a wide character pushed half past
+        the margin is blanked."""
         for column in range(self.columns - 1, x + count - 1, -1):
             if column - count in line:
                 line[column] = line[column - count]
@@ -311,6 +313,34 @@ class Screen(pyte.Screen):
                 line.pop(column, None)
         for column in range(x, min(x + count, self.columns)):
             line.pop(column, None)
+        last = self.columns - 1
+        if char_width(line[last].data[:1]) == 2:
+            line[last] = line[last]._replace(data=" ")
+
+    @property
+    def display(self) -> list[str]:
+        """The visible rows as text: a wide character once, combining marks kept."""
+        columns = self.columns
+        blank = self.default_char.data
+        rows = []
+        for y in range(self.lines):
+            row = self.buffer.get(y)
+            if not row:
+                rows.append(blank * columns)
+                continue
+            parts = []
+            wide = False
+            for x in range(columns):
+                data = row[x].data
+                if data == WIDE_STUB:
+                    if not wide:
+                        parts.append(" ")  # an orphaned right half shows as a blank
+                    wide = False
+                    continue
+                parts.append(data)
+                wide = char_width(data[0]) == 2
+            rows.append("".join(parts))
+        return rows
 
     def repeat(self, params: Params) -> None:
         """REP (CSI n b): the last printed character, n more times."""
@@ -432,13 +462,49 @@ class Screen(pyte.Screen):
             self.dirty.update(range(y, bottom + 1))
             self.cursor.x = 0
 
+    def _erase_rows(self, rows: range) -> None:
+        """Whole rows to the current background (pyte only rewrote the cells it had)."""
+        attrs = self.cursor.attrs._replace(data=" ")
+        for y in rows:
+            if attrs == BLANK:
+                self.buffer.pop(y, None)
+            else:
+                row = self.buffer[y]
+                for x in range(self.columns):
+                    row[x] = attrs
+        self.dirty.update(rows)
+
+    def erase_in_line(self, how: int = 0, private: bool = False) -> None:
+        """EL 0 (to the end), 1 (from the start), 2 (the whole row)."""
+        self._leave_pending_wrap()
+        x, columns = self.cursor.x, self.columns
+        span = {0: range(x, columns), 1: range(x + 1), 2: range(columns)}.get(how)
+        if span is None:
+            return
+        attrs = self.cursor.attrs._replace(data=" ")
+        row = self.buffer[self.cursor.y]
+        for column in span:
+            if attrs == BLANK:
+                row.pop(column, None)
+            else:
+                row[column] = attrs
+        self.dirty.add(self.cursor.y)
+
     def erase_in_display(self, how: int = 0, *args: object, **kwargs: object) -> None:
         """ED 0/1/2, and 3 (xterm: also clear the scrollback)."""
         if how == 3:
             self.history.clear()
             return
         self._leave_pending_wrap()
-        super().erase_in_display(how)
+        y = self.cursor.y
+        if how == 0:
+            self._erase_rows(range(y + 1, self.lines))
+            self.erase_in_line(0)
+        elif how == 1:
+            self._erase_rows(range(y))
+            self.erase_in_line(1)
+        elif how == 2:
+            self._erase_rows(range(self.lines))
         if how == 2:
             self.wrapped.clear()
         elif how == 0:
@@ -761,8 +827,8 @@ _CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
     ("", "", "d"): _plain(_S.cursor_to_line),
     ("", "", "J"): _plain(Screen.erase_in_display),
     ("?", "", "J"): _plain(Screen.erase_in_display),
-    ("", "", "K"): _plain(_S.erase_in_line),
-    ("?", "", "K"): _plain(_S.erase_in_line),
+    ("", "", "K"): _plain(Screen.erase_in_line),
+    ("?", "", "K"): _plain(Screen.erase_in_line),
     ("", "", "L"): _plain(Screen.insert_lines),
     ("", "", "M"): _plain(Screen.delete_lines),
     ("", "", "P"): _plain(_S.delete_characters),

@@ -30,8 +30,10 @@ class _AttributeTable:
     """Cells without their glyph, interned: id <-> Cell(data="")."""
 
     def __init__(self) -> None:
-        self.by_id: list[Cell] = [BLANK._replace(data="")]
-        self.ids: dict[Cell, str] = {self.by_id[0]: chr(0)}
+        # Ids start at chr(1): chr(0) is the marker itself, and a line is split on it.
+        default = BLANK._replace(data="")
+        self.by_id: list[Cell] = [default, default]
+        self.ids: dict[Cell, str] = {default: chr(1)}
 
     def id_of(self, attrs: Cell) -> str:
         found = self.ids.get(attrs)
@@ -43,13 +45,36 @@ class _AttributeTable:
 
 
 _TABLE = _AttributeTable()
-_DEFAULT_ID = chr(0)
+_DEFAULT_ID = chr(1)
+
+
+_ID_OF_CELL: dict[Cell, str] = {}
+_CELL_OF: dict[tuple[str, str], Cell] = {}
+_CACHE_LIMIT = 1 << 16
 
 
 def intern_attributes(attrs: Cell) -> str:
     """The one-character id of a cell's attributes (its glyph ignored)."""
-    plain = attrs._replace(data="")
-    return _DEFAULT_ID if plain == _TABLE.by_id[0] else _TABLE.id_of(plain)
+    found = _ID_OF_CELL.get(attrs)
+    if found is None:
+        plain = attrs._replace(data="")
+        found = _DEFAULT_ID if plain == _TABLE.by_id[0] else _TABLE.id_of(plain)
+        if len(_ID_OF_CELL) > _CACHE_LIMIT:
+            _ID_OF_CELL.clear()
+        _ID_OF_CELL[attrs] = found
+    return found
+
+
+def _cell(attr_id: str, data: str) -> Cell:
+    """The cell with these attributes and glyph, shared rather than rebuilt."""
+    key = (attr_id, data)
+    found = _CELL_OF.get(key)
+    if found is None:
+        found = _TABLE.by_id[ord(attr_id)]._replace(data=data)
+        if len(_CELL_OF) > _CACHE_LIMIT:
+            _CELL_OF.clear()
+        _CELL_OF[key] = found
+    return found
 
 
 def encode_row(row: Mapping[int, Cell], columns: int, wrapped: bool) -> str:
@@ -76,22 +101,25 @@ def encode_row(row: Mapping[int, Cell], columns: int, wrapped: bool) -> str:
 def decode_line(line: str) -> list[Cell]:
     """A stored line back into cells (wide characters followed by their stub)."""
     cells: list[Cell] = []
-    attrs = _TABLE.by_id[0]
-    index = 1 if line.startswith(_WRAPPED) else 0
-    length = len(line)
-    while index < length:
-        char = line[index]
-        if char == _MARK:
-            attrs = _TABLE.by_id[ord(line[index + 1])]
-            index += 2
+    start = 1 if line.startswith(_WRAPPED) else 0
+    pieces = line[start:].split(_MARK)
+    attr_id = _DEFAULT_ID
+    for number, piece in enumerate(pieces):
+        if number:
+            attr_id, piece = piece[:1], piece[1:]
+        if piece.isascii():
+            cells.extend(_cell(attr_id, char) for char in piece)
             continue
-        index += 1
-        while index < length and line[index] != _MARK and wcwidth(line[index]) == 0:
-            char += line[index]  # combining marks belong to the cell before
+        index, length = 0, len(piece)
+        while index < length:
+            char = piece[index]
             index += 1
-        cells.append(attrs._replace(data=char))
-        if wcwidth(char[0]) == 2:
-            cells.append(attrs._replace(data=WIDE_STUB))
+            while index < length and wcwidth(piece[index]) == 0:
+                char += piece[index]  # combining marks belong to the cell before
+                index += 1
+            cells.append(_cell(attr_id, char))
+            if wcwidth(char[0]) == 2:
+                cells.append(_cell(attr_id, WIDE_STUB))
     return cells
 
 

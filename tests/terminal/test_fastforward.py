@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +56,7 @@ def test_fast_forward_equals_the_full_feed(
     full = Terminal(*size, history_limit=limit)
     full.fast_path = False
     points = sorted({0, len(data), *(c for c in cuts if c < len(data))})
-    for start, end in zip(points, points[1:], strict=False):
+    for start, end in itertools.pairwise(points):
         fast.feed(data[start:end])
         full.feed(data[start:end])
     assert state(fast) == state(full)
