@@ -38,7 +38,8 @@ class Terminal:
         self.history = Scrollback(history_limit)
         self.screen = Screen(cols, rows, history=self.history, reply=reply)
         self.parser = Parser(self.screen)
-        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        # Invalid UTF-8 is dropped, as tmux does (xterm would show U+FFFD).
+        self._decoder = codecs.getincrementaldecoder("utf-8")("ignore")
         self.fast_path = True
         """False feeds every byte through the parser (for tests that compare the two)."""
 
@@ -84,9 +85,9 @@ class Terminal:
 
     @property
     def cursor(self) -> tuple[int, int]:
-        """The cursor as (x, y), 0-based, on the screen (a pending wrap shows as the
-        last column, as tmux reports it)."""
-        return min(self.screen.cursor.x, self.cols - 1), int(self.screen.cursor.y)
+        """The cursor as (x, y), 0-based. After the last column is written x is `cols`
+        (the wrap is pending), as tmux's #{cursor_x} reports it."""
+        return int(self.screen.cursor.x), int(self.screen.cursor.y)
 
     @property
     def dirty(self) -> set[int]:

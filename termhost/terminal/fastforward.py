@@ -7,7 +7,8 @@ autowrap on, no insert mode) each `text\\r\\n` line made of printable characters
 tabs and BEL has a result that can be computed directly: its rows (wrapped at the
 margin) enter at the bottom and the screen scrolls by as many rows. This module computes
 that result for a run of such lines at once: the rows that leave the screen go straight
-to the scrollback, already encoded, and only the rows left visible are built as cells.
+to the scrollback, already encoded, only the rows left visible are built as cells, and
+lines whose rows would fall off the end of the scrollback are not laid out at all.
 
 Anything else (cursor motion, other controls, combining marks, a lone CR) ends the run
 and is left to the parser. The result is exactly the one feeding every byte to the
@@ -199,7 +200,6 @@ class _Renderer:
             self._sgr(params)
         new = [row for line in lines[tail_start:] for row in self.line(line)]
         bells = sum(line.count("\x07") for line in lines)
-        last_char = _last_printed(lines)
 
         buffer, wrapped = screen.buffer, screen.wrapped
         above = height - 1  # rows above the cursor, which pass the top first
@@ -231,19 +231,9 @@ class _Renderer:
                 buffer[y].update(enumerate(cells))
         screen.cursor.attrs = self.attrs
         screen.bell_count += bells
-        if last_char:
-            screen._last_char = last_char
+        screen._last_char = ""  # each line ended in CR LF, and a control forgets it (REP)
+        screen._joining = False
         screen.dirty.update(range(height))
-
-
-def _last_printed(lines: list[str]) -> str:
-    """The last character drawn by these lines (what REP would repeat)."""
-    for line in reversed(lines):
-        visible = _SGR.sub("", line) if "\x1b" in line else line
-        visible = visible.replace("\t", "").replace("\x07", "")
-        if visible:
-            return visible[-1]
-    return ""
 
 
 def _encode(runs: list[Run], *, wrapped: bool) -> str:

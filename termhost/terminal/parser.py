@@ -155,7 +155,7 @@ class Parser:
             elif char == "]":
                 self._state = _OSC
                 self._osc, self._osc_size, self._string_escape = [], 0, False
-            elif char in "PX^_":  # DCS, SOS, PM, APC: consumed, not interpreted
+            elif char in "PX^_k":  # DCS, SOS, PM, APC, screen's title: consumed, dropped
                 self._state = _STRING
                 self._string_escape = False
             elif char <= "/":

@@ -34,6 +34,7 @@ __all__ = ["Clipboard", "Screen"]
 Row = StaticDefaultDict[int, Cell]
 
 _VS16, _ZWJ = "\ufe0f", "\u200d"
+_REGIONAL_A, _REGIONAL_Z = "\U0001f1e6", "\U0001f1ff"
 
 # Private modes (pyte stores them shifted left by 5, next to its ANSI modes).
 DECCKM = 1 << 5
@@ -131,6 +132,7 @@ class Screen(pyte.Screen):
         self.cursor_shape = 0
         self.application_keypad = False
         self._last_char = ""
+        self._joining = False
 
     def _new_row(self) -> Row:
         return StaticDefaultDict(self.default_char)
@@ -195,6 +197,8 @@ class Screen(pyte.Screen):
 
     def execute(self, control: str) -> None:
         """C0 controls (ECMA-48 8.2)."""
+        self._last_char = ""
+        self._joining = False
         if control == "\n" or control == "\x0b" or control == "\x0c":
             self.linefeed()
         elif control == "\r":
@@ -208,17 +212,22 @@ class Screen(pyte.Screen):
 
     def esc_dispatch(self, intermediates: str, final: str) -> None:
         """`ESC [intermediates] final`."""
+        self._last_char = ""
         if intermediates == "":
             handler = _ESC.get(final)
             if handler is not None:
                 handler(self)
         elif intermediates == "#" and final == "8":
             self.alignment_display()
+            self.margins = None  # DECALN also resets the region and homes the cursor
+            self.cursor.x = self.cursor.y = 0
         # ESC ( B and the other charset designations: UTF-8 only, nothing to do.
 
     def csi_dispatch(self, private: str, params: Params, intermediates: str, final: str) -> None:
         """`CSI [private] params [intermediates] final`, routed by (private, inter, final)."""
         handler = _CSI.get((private, intermediates, final))
+        if handler is not Screen.repeat:
+            self._last_char = ""
         if handler is not None:
             handler(self, params)
 
@@ -254,9 +263,17 @@ class Screen(pyte.Screen):
         self.dirty.add(cursor.y)
         for char in text:
             width = char_width(char)
+            if self._joining and width > 0:
+                self._joining = False
+                self._combine(char)  # the character after a ZWJ joins the same cell
+                continue
+            if _REGIONAL_A <= char <= _REGIONAL_Z and self._pairs_with_flag():
+                self._combine(char)  # two regional indicators are one flag
+                continue
             if width <= 0 or width > columns:
                 if width == 0:
                     self._combine(char)
+                    self._joining = char == _ZWJ
                 continue  # non-printable, or a wide character on a 1-column screen
             if cursor.x + width > columns:  # pending wrap, or a wide char at the last column
                 if autowrap:
@@ -265,8 +282,10 @@ class Screen(pyte.Screen):
                     self.index()
                     line = self.buffer[cursor.y]
                     self.dirty.add(cursor.y)
+                elif width == 2:
+                    continue  # tmux drops a wide character that cannot fit
                 else:
-                    cursor.x = columns - width
+                    cursor.x = columns - 1
             x = cursor.x
             self._split_wide(line, x)
             if insert:
@@ -277,8 +296,17 @@ class Screen(pyte.Screen):
                 line[x + 1] = attrs._replace(data=WIDE_STUB)
             else:
                 line[x] = attrs._replace(data=char)
-            cursor.x = x + width
-            self._last_char = char
+            cursor.x = x + width if autowrap else min(x + width, columns - 1)
+            self._last_char = char if char.isascii() else ""  # REP repeats ASCII only
+
+    def _pairs_with_flag(self) -> bool:
+        """Whether the cell before the cursor holds a lone regional indicator."""
+        x = self.cursor.x - 1
+        row = self.buffer[self.cursor.y]
+        if x >= 0 and row[x].data == WIDE_STUB:
+            x -= 1
+        data = row[x].data if x >= 0 else ""
+        return len(data) == 1 and _REGIONAL_A <= data <= _REGIONAL_Z
 
     def _combine(self, char: str) -> None:
         """Attach a zero-width character (combining mark, VS16, ZWJ) to the cell before."""
@@ -343,9 +371,11 @@ class Screen(pyte.Screen):
         return rows
 
     def repeat(self, params: Params) -> None:
-        """REP (CSI n b): the last printed character, n more times."""
-        if self._last_char:
-            self.draw(self._last_char * min(_first(params, 1) or 1, self.columns * self.lines))
+        """REP (CSI n b): the last printed character n more times, to the end of the row
+        at most (tmux); only an ASCII character printed just before counts."""
+        count = min(_first(params, 1) or 1, self.columns - self.cursor.x)
+        if self._last_char and count > 0:
+            self.draw(self._last_char * count)
 
     # --- lines and scrolling ----------------------------------------------------------
 
@@ -404,8 +434,7 @@ class Screen(pyte.Screen):
             self.cursor.y -= 1
 
     def linefeed(self) -> None:
-        """LF, VT, FF: an index, plus a carriage return in LNM mode."""
-        self._leave_pending_wrap()
+        """LF, VT, FF: an index, plus a carriage return in LNM mode (a pending wrap stays)."""
         self.index()
         if mo.LNM in self.mode:
             self.carriage_return()
@@ -437,30 +466,29 @@ class Screen(pyte.Screen):
         top, bottom = self._region()
         self._scroll_down(top, bottom, _first(params, 1) or 1)
 
-    def insert_lines(self, count: int | None = None) -> None:
-        """IL: blank rows at the cursor, inside the scroll region; cursor to column 0."""
+    def _lines_region(self) -> int:
+        """The bottom row IL/DL work down to: the region's, or the screen's when the
+        cursor is outside the region (tmux)."""
         top, bottom = self._region()
-        if top <= self.cursor.y <= bottom:
-            self._scroll_down(self.cursor.y, bottom, count or 1)
-            self.cursor.x = 0
+        return bottom if top <= self.cursor.y <= bottom else self.lines - 1
+
+    def insert_lines(self, count: int | None = None) -> None:
+        """IL: blank rows at the cursor, down to the region's bottom; the column stays."""
+        self._scroll_down(self.cursor.y, self._lines_region(), count or 1)
 
     def delete_lines(self, count: int | None = None) -> None:
-        """DL: rows at the cursor removed, blank rows in at the region's bottom."""
-        top, bottom = self._region()
-        if top <= self.cursor.y <= bottom:
-            y = self.cursor.y
-            # DL never feeds the scrollback, even from the top row: it is not a scroll.
-            buffer = self.buffer
-            count = min(count or 1, bottom - y + 1)
-            for row in range(y, bottom + 1):
-                source = row + count
-                if source <= bottom and source in buffer:
-                    buffer[row] = buffer[source]
-                else:
-                    buffer.pop(row, None)
-            self._shift_wrapped(y, bottom, -count)
-            self.dirty.update(range(y, bottom + 1))
-            self.cursor.x = 0
+        """DL: rows at the cursor removed, blank rows in at the bottom; never scrollback."""
+        y, bottom = self.cursor.y, self._lines_region()
+        buffer = self.buffer
+        count = min(count or 1, bottom - y + 1)
+        for row in range(y, bottom + 1):
+            source = row + count
+            if source <= bottom and source in buffer:
+                buffer[row] = buffer[source]
+            else:
+                buffer.pop(row, None)
+        self._shift_wrapped(y, bottom, -count)
+        self.dirty.update(range(y, bottom + 1))
 
     def _erase_rows(self, rows: range) -> None:
         """Whole rows to the current background (pyte only rewrote the cells it had)."""
@@ -476,9 +504,8 @@ class Screen(pyte.Screen):
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         """EL 0 (to the end), 1 (from the start), 2 (the whole row)."""
-        self._leave_pending_wrap()
         x, columns = self.cursor.x, self.columns
-        span = {0: range(x, columns), 1: range(x + 1), 2: range(columns)}.get(how)
+        span = {0: range(x, columns), 1: range(min(x, columns - 1) + 1), 2: range(columns)}.get(how)
         if span is None:
             return
         attrs = self.cursor.attrs._replace(data=" ")
@@ -495,7 +522,6 @@ class Screen(pyte.Screen):
         if how == 3:
             self.history.clear()
             return
-        self._leave_pending_wrap()
         y = self.cursor.y
         if how == 0:
             self._erase_rows(range(y + 1, self.lines))
@@ -622,20 +648,25 @@ class Screen(pyte.Screen):
                 self.mode.discard(mode)
 
     def tab(self) -> None:
-        """HT: to the next tab stop, or the last column."""
-        self._leave_pending_wrap()
-        super().tab()
+        """HT: to the next tab stop, or the last column; nothing at a pending wrap."""
+        if self.cursor.x < self.columns:
+            super().tab()
 
     def backspace(self) -> None:
-        """BS: one column left, stopping at the first."""
-        self._leave_pending_wrap()
-        if self.cursor.x > 0:
-            self.cursor.x -= 1
+        """BS: one column left, stopping at the first (from a pending wrap: the last)."""
+        self.cursor_back(1)
 
-    def tab_forward(self, params: Params) -> None:
-        """CHT (CSI n I)."""
-        for _ in range(min(_first(params, 1) or 1, self.columns)):
-            self.tab()
+    def cursor_back(self, count: int | None = None) -> None:
+        """CUB: left n columns; a pending wrap counts as the column past the last."""
+        self.cursor.x = max(0, self.cursor.x - (count or 1))
+
+    def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
+        """CUP/HVP; in origin mode relative to, and kept inside, the scroll region."""
+        y, x = (line or 1) - 1, (column or 1) - 1
+        if mo.DECOM in self.mode and self.margins is not None:
+            y = min(y + self.margins.top, self.margins.bottom)
+        self.cursor.x = min(x, self.columns - 1)
+        self.cursor.y = min(y, self.lines - 1)
 
     def tab_backward(self, params: Params) -> None:
         """CBT (CSI n Z)."""
@@ -688,10 +719,11 @@ class Screen(pyte.Screen):
         self.cursor.x = self.cursor.y = 0
 
     def _enter_alternate(self, *, save_cursor: bool) -> None:
+        if self._alternate is not None:
+            return  # already there: tmux neither clears nor saves again
         if save_cursor:
             self._alt_saved = self._snapshot()
-        if self._alternate is None:
-            self._alternate = _Buffer(self.buffer, self.wrapped)
+        self._alternate = _Buffer(self.buffer, self.wrapped)
         self.buffer = defaultdict(self._new_row)
         self.wrapped = set()
         self.dirty.update(range(self.lines))
@@ -773,12 +805,23 @@ def _args(params: Params) -> list[int]:
     return [field[0] or 0 for field in params]
 
 
-def _plain(method: Callable[..., None]) -> Callable[[Screen, Params], None]:
-    """Adapt a pyte method taking integer arguments to the (screen, params) form."""
+def _plain(method: Callable[..., None], arity: int = 1) -> Callable[[Screen, Params], None]:
+    """Adapt a pyte method taking `arity` integers to the (screen, params) form; extra
+    parameters are ignored, as terminals do."""
+
+    def call(screen: Screen, params: Params) -> None:
+        method(screen, *_args(params)[:arity])
+
+    return call
+
+
+def _from_last_column(method: Callable[..., None]) -> Callable[[Screen, Params], None]:
+    """As `_plain`, leaving a pending wrap first: tmux's CUU and CUD start from the
+    last column, where LF, RI and IL keep the wrap pending."""
 
     def call(screen: Screen, params: Params) -> None:
         screen._leave_pending_wrap()
-        method(screen, *_args(params))
+        method(screen, *_args(params)[:1])
 
     return call
 
@@ -812,18 +855,18 @@ def _clamped(method: Callable[..., None]) -> Callable[[Screen], None]:
 _S = pyte.Screen
 _CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
     ("", "", "@"): _plain(_S.insert_characters),
-    ("", "", "A"): _plain(_S.cursor_up),
-    ("", "", "B"): _plain(_S.cursor_down),
-    ("", "", "e"): _plain(_S.cursor_down),
+    ("", "", "A"): _from_last_column(_S.cursor_up),
+    ("", "", "B"): _from_last_column(_S.cursor_down),
+    ("", "", "e"): _from_last_column(_S.cursor_down),
     ("", "", "C"): _plain(_S.cursor_forward),
     ("", "", "a"): _plain(_S.cursor_forward),
-    ("", "", "D"): _plain(_S.cursor_back),
+    ("", "", "D"): _plain(Screen.cursor_back),
     ("", "", "E"): _plain(_S.cursor_down1),
     ("", "", "F"): _plain(_S.cursor_up1),
     ("", "", "G"): _plain(_S.cursor_to_column),
     ("", "", "`"): _plain(_S.cursor_to_column),
-    ("", "", "H"): _plain(_S.cursor_position),
-    ("", "", "f"): _plain(_S.cursor_position),
+    ("", "", "H"): _plain(Screen.cursor_position, 2),
+    ("", "", "f"): _plain(Screen.cursor_position, 2),
     ("", "", "d"): _plain(_S.cursor_to_line),
     ("", "", "J"): _plain(Screen.erase_in_display),
     ("?", "", "J"): _plain(Screen.erase_in_display),
@@ -836,11 +879,10 @@ _CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
     ("", "", "S"): Screen.scroll_up,
     ("", "", "T"): Screen.scroll_down,
     ("", "", "b"): Screen.repeat,
-    ("", "", "I"): Screen.tab_forward,
     ("", "", "Z"): Screen.tab_backward,
     ("", "", "g"): _plain(_S.clear_tab_stop),
     ("", "", "m"): Screen.sgr,
-    ("", "", "r"): _plain(_S.set_margins),
+    ("", "", "r"): _plain(_S.set_margins, 2),
     ("", "", "s"): lambda screen, params: screen.save_cursor(),
     ("", "", "u"): lambda screen, params: screen.restore_cursor(),
     ("", "", "h"): _modes(private=False, setting=True),
@@ -857,9 +899,9 @@ _CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
 
 _ESC: dict[str, Callable[[Screen], None]] = {
     "c": lambda screen: screen.reset(),
-    "D": _clamped(Screen.index),
-    "E": _clamped(Screen.next_line),
-    "M": _clamped(Screen.reverse_index),
+    "D": Screen.index,
+    "E": Screen.next_line,
+    "M": Screen.reverse_index,
     "H": _clamped(_S.set_tab_stop),
     "7": Screen.save_cursor,
     "8": Screen.restore_cursor,

@@ -14,12 +14,12 @@ WORDS = ["hello", "x" * 17, "日本語", "a\tb", "\t", "tab\tstop\t", "e\u0301",
          "\x07", "ü", "wide日x", "🙂"]
 SGR = ["\x1b[0m", "\x1b[31m", "\x1b[1;4m", "\x1b[38;5;208m", "\x1b[48:2::1:2:3m", "\x1b[m",
        "\x1b[7m", "\x1b[39;49m", "\x1b[4:3m"]
-OTHER = ["\r", "\n", "\b", "\x1b[A", "\x1b[2;3H", "\x1b[2;4r", "\x1b[r", "\x1b[K", "\x1b[2J",
+OTHER = ["\r", "\n", "\b", "\x1b[b", "\x1b#8", "\x1b[?6h", "\x1b[5;1H", "\x1b[2b", "\x1b[A", "\x1b[2;3H", "\x1b[2;4r", "\x1b[r", "\x1b[K", "\x1b[2J",
          "\x1b[?1049h", "\x1b[?1049l", "\x1b[?7l", "\x1b[?7h", "\x1b[4h", "\x1b[4l", "\x1b[3C",
          "\x1bM", "\x1b[L", "\x1b[S", "\x1b]8;;u\x07", "\x1b]8;;\x07", "\x1b[20b", "\x1b7",
          "\x1b8", "\x1b[1@", "\x1b[P", "\x1bH", "\x1b[3g"]
 
-lines = st.lists(st.sampled_from(WORDS + SGR), max_size=8).map(lambda parts: "".join(parts) + "\r\n")
+lines = st.lists(st.sampled_from(WORDS + SGR), max_size=8).map(lambda p: "".join(p) + "\r\n")
 tokens = st.one_of(lines, lines, lines, st.sampled_from(OTHER), st.sampled_from(WORDS + SGR))
 streams = st.lists(tokens, max_size=80).map("".join)
 
