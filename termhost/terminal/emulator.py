@@ -3,11 +3,18 @@
 The layers, bottom up: an incremental UTF-8 decoder (a character split across two reads
 survives), the escape-sequence `Parser`, and the `Screen` it drives, whose main-screen
 rows scroll into a `Scrollback`.
+
+Feeding is lazy: output is kept until someone looks at the terminal (any property here,
+or `flush()`), until 1 MiB has piled up, or until a read ends in a device query, whose
+answer the application is waiting for. Whoever reads the PTY calls `flush()` once it has
+drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB PTY chunks thus costs one fast
+forward per look (a frame, a capture), not one per read.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Callable
 
 from termhost.terminal.fastforward import fast_forward
@@ -15,7 +22,13 @@ from termhost.terminal.parser import Parser
 from termhost.terminal.screen import Screen
 from termhost.terminal.scrollback import DEFAULT_HISTORY_LIMIT, Scrollback
 
-__all__ = ["Terminal"]
+__all__ = ["PENDING_LIMIT", "Terminal"]
+
+PENDING_LIMIT = 1 << 20
+"""Bytes of output kept unemulated at most."""
+
+# DA, DSR/CPR, XTVERSION and friends: an application waits for the answer.
+_QUERY = re.compile(rb"\x1b\[[>?=]?[0-9;]*[cnq]")
 
 
 class Terminal:
@@ -35,34 +48,62 @@ class Terminal:
     ) -> None:
         if cols < 1 or rows < 1:
             raise ValueError(f"terminal size {cols}x{rows} is too small")
-        self.history = Scrollback(history_limit)
-        self.screen = Screen(cols, rows, history=self.history, reply=reply)
-        self.parser = Parser(self.screen)
+        self._history = Scrollback(history_limit)
+        self._screen = Screen(cols, rows, history=self._history, reply=reply)
+        self.parser = Parser(self._screen)
+        self._pending: list[bytes] = []
+        self._pending_size = 0
         # Invalid UTF-8 is dropped, as tmux does (xterm would show U+FFFD).
         self._decoder = codecs.getincrementaldecoder("utf-8")("ignore")
         self.fast_path = True
         """False feeds every byte through the parser (for tests that compare the two)."""
 
     @property
+    def screen(self) -> Screen:
+        """The screen, with all output so far applied."""
+        self.flush()
+        return self._screen
+
+    @property
+    def history(self) -> Scrollback:
+        """The scrollback, with all output so far applied."""
+        self.flush()
+        return self._history
+
+    @property
     def cols(self) -> int:
-        return int(self.screen.columns)
+        return int(self._screen.columns)
 
     @property
     def rows(self) -> int:
-        return int(self.screen.lines)
+        return int(self._screen.lines)
 
     def feed(self, data: bytes) -> None:
-        """Emulate `data`, bytes as the application wrote them to the PTY.
+        """Take `data`, bytes as the application wrote them to the PTY (see the lazy
+        feeding above)."""
+        self._pending.append(data)
+        self._pending_size += len(data)
+        # An application waiting for an answer sent its query last: look at the end only.
+        if self._pending_size >= PENDING_LIMIT or _QUERY.search(data, max(0, len(data) - 64)):
+            self.flush()
 
-        Runs of whole lines that a flood scrolls past take the fast path (see
+    def flush(self) -> None:
+        """Emulate all output taken so far."""
+        if self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            self._pending_size = 0
+            self._emulate(data)
+
+    def _emulate(self, data: bytes) -> None:
+        """Runs of whole lines that a flood scrolls past take the fast path (see
         fastforward.py); everything else goes through the parser, a line at a time, so
-        that the fast path gets its chance again after each line.
-        """
+        that the fast path gets its chance again after each line."""
         text = self._decoder.decode(data)
         if not self.fast_path:
             self.parser.feed(text)
             return
-        parser, screen = self.parser, self.screen
+        parser, screen = self.parser, self._screen
         offset, length = 0, len(text)
         while offset < length:
             if parser.in_ground:

@@ -27,8 +27,12 @@ from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["fast_forward"]
 
-# A run of complete lines of printable text, SGR, HT and BEL, each ended by CR LF.
-_SIMPLE_LINES = re.compile(r"(?:(?:[^\x00-\x1f\x7f-\x9f\x1b]|\x1b\[[0-9;:]*m|[\t\x07])*\r\n)+")
+# What ends a run of simple lines: a control other than HT, BEL, CR, LF; an escape that
+# is not SGR; a CR or LF that is not part of CR LF. Each is searched for separately: one
+# pattern with every alternative runs ten times slower than these C-level scans.
+_CONTROL = re.compile(r"[\x00-\x06\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
+_NOT_SGR = re.compile(r"\x1b(?!\[[0-9;:]*m)")
+_LONE_CR_OR_LF = re.compile(r"\r(?!\n)|(?<!\r)\n")
 _SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 _MARK, _WRAPPED = "\0", "\1"
 _DEFAULT_ID = intern_attributes(BLANK)
@@ -70,15 +74,32 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     """
     if not in_steady_state(screen):
         return offset
-    match = _SIMPLE_LINES.match(text, offset)
-    if match is None:
+    end = _simple_run_end(text, offset)
+    if end == offset:
         return offset
     renderer = _Renderer(screen)
-    lines = renderer.simple_prefix(match.group().split("\r\n")[:-1])
+    lines = renderer.simple_prefix(text[offset:end].split("\r\n")[:-1])
     if not lines:
         return offset
     renderer.apply(lines)
     return offset + sum(len(line) for line in lines) + 2 * len(lines)
+
+
+def _simple_run_end(text: str, offset: int) -> int:
+    """Where the run of complete `...\\r\\n` lines of text, SGR, HT and BEL at `offset`
+    ends; `offset` itself when there is none."""
+    stop = len(text)
+    for pattern in (_CONTROL, _NOT_SGR):
+        found = pattern.search(text, offset, stop)
+        if found is not None:
+            stop = found.start()
+    crs = text.count("\r", offset, stop)
+    if crs != text.count("\n", offset, stop) or crs != text.count("\r\n", offset, stop):
+        found = _LONE_CR_OR_LF.search(text, offset, stop)
+        if found is not None:
+            stop = found.start()
+    end = text.rfind("\r\n", offset, stop)
+    return offset if end < 0 else end + 2
 
 
 class _Renderer:
@@ -89,7 +110,7 @@ class _Renderer:
         self.columns = screen.columns
         self.attrs: Cell = screen.cursor.attrs
         self.link = screen.link
-        self._sgr_cache: dict[tuple[Cell, str], Cell] = {}
+        self._sgr_cache: dict[tuple[Cell, str], tuple[Cell, str]] = {}
 
     def simple_prefix(self, lines: list[str]) -> list[str]:
         """The lines up to the first one the fast path cannot lay out exactly."""
@@ -120,11 +141,13 @@ class _Renderer:
 
     def line(self, line: str) -> list[str]:
         """The encoded rows of one line (several when it wraps); updates the SGR state."""
+        pieces = _SGR.split(line) if "\x1b" in line else [line]
+        if line.isascii() and "\t" not in line and "\x07" not in line:
+            return self._ascii_line(pieces)
         rows: list[list[Run]] = [[]]
         x = 0
         columns = self.columns
         attr_id = intern_attributes(self.attrs)
-        pieces = _SGR.split(line) if "\x1b" in line else [line]
         for index, piece in enumerate(pieces):
             if index % 2:
                 self._sgr(piece)
@@ -165,6 +188,58 @@ class _Renderer:
         last = len(rows) - 1
         return [_encode(runs, wrapped=i < last) for i, runs in enumerate(rows)]
 
+    def _rows(self, lines: list[str]) -> list[str]:
+        """The encoded rows of these lines, in order."""
+        text = "\n".join(lines)
+        if not text.isascii() or "\x1b" in text or "\t" in text or "\x07" in text:
+            return [row for line in lines for row in self.line(line)]
+        # Plain ASCII in one colour (a log): a row per line, unless it wraps.
+        columns = self.columns
+        attr_id = intern_attributes(self.attrs)
+        rows: list[str] = []
+        for line in lines:
+            if len(line) > columns:
+                rows.extend(self.line(line))
+            elif attr_id == _DEFAULT_ID:
+                rows.append(line.rstrip(" "))
+            else:
+                rows.append(_MARK + attr_id + line if line else "")
+        return rows
+
+    def _ascii_line(self, pieces: list[str]) -> list[str]:
+        """`line` for printable ASCII and SGR only: the common case, kept lean."""
+        columns = self.columns
+        attrs = self.attrs
+        attr_id = intern_attributes(attrs)
+        cache = self._sgr_cache
+        runs: list[Run] = []
+        rows = [runs]
+        x = 0
+        for index, piece in enumerate(pieces):
+            if index & 1:
+                hit = cache.get((attrs, piece))
+                attrs, attr_id = hit if hit is not None else self._sgr_result(attrs, piece)
+                continue
+            if not piece:
+                continue
+            if x + len(piece) <= columns:
+                runs.append((attr_id, piece))
+                x += len(piece)
+                continue
+            position = 0
+            while position < len(piece):
+                if x == columns:
+                    runs = []
+                    rows.append(runs)
+                    x = 0
+                take = min(columns - x, len(piece) - position)
+                runs.append((attr_id, piece[position : position + take]))
+                x += take
+                position += take
+        self.attrs = attrs
+        last = len(rows) - 1
+        return [_encode(row, wrapped=i < last) for i, row in enumerate(rows)]
+
     def _row_count(self, line: str) -> int:
         """How many rows a line takes, without laying it out when it is plain ASCII."""
         if line.isascii() and "\t" not in line:
@@ -177,13 +252,16 @@ class _Renderer:
         return count
 
     def _sgr(self, params: str) -> None:
-        key = (self.attrs, params)
-        attrs = self._sgr_cache.get(key)
-        if attrs is None:
-            attrs = apply_sgr(self.attrs, parse_params(params), self.screen.default_char)
-            attrs = attrs._replace(link=self.link)
-            self._sgr_cache[key] = attrs
-        self.attrs = attrs
+        hit = self._sgr_cache.get((self.attrs, params))
+        self.attrs = (hit if hit is not None else self._sgr_result(self.attrs, params))[0]
+
+    def _sgr_result(self, attrs: Cell, params: str) -> tuple[Cell, str]:
+        """SGR as Screen.sgr applies it, with the id of the result; cached."""
+        result = apply_sgr(attrs, parse_params(params), self.screen.default_char)
+        result = result._replace(link=self.link)
+        entry = (result, intern_attributes(result))
+        self._sgr_cache[(attrs, params)] = entry
+        return entry
 
     def apply(self, lines: list[str]) -> None:
         """Scroll the lines' rows through the screen, as one LF per row would."""
@@ -195,15 +273,20 @@ class _Renderer:
         while tail_start > 0 and counted < needed:
             tail_start -= 1
             counted += self._row_count(lines[tail_start])
-        skipped = lines[:tail_start]
-        for params in _SGR.findall("\n".join(skipped)) if skipped else ():
+        skipped = "\n".join(lines[:tail_start])
+        # The SGR state after the skipped lines: from their last full reset on, if any
+        # (an SGR whose first parameter is 0 sets every attribute).
+        reset = max(skipped.rfind("\x1b[m"), skipped.rfind("\x1b[0m"), skipped.rfind("\x1b[0;"))
+        if reset >= 0:
+            self.attrs = self.screen.default_char._replace(link=self.link)
+        for params in _SGR.findall(skipped, max(reset, 0)):
             self._sgr(params)
-        new = [row for line in lines[tail_start:] for row in self.line(line)]
+        new = self._rows(lines[tail_start:])
         bells = sum(line.count("\x07") for line in lines)
 
         buffer, wrapped = screen.buffer, screen.wrapped
         above = height - 1  # rows above the cursor, which pass the top first
-        if skipped:
+        if tail_start:
             # At least `needed` new rows follow: every older row ends beyond the limit.
             screen.history.extend(new[: len(new) - above])
             old_rows: list[tuple[Row | None, bool]] = []

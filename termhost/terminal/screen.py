@@ -273,7 +273,7 @@ class Screen(pyte.Screen):
             if width <= 0 or width > columns:
                 if width == 0:
                     self._combine(char)
-                    self._joining = char == _ZWJ
+                    self._joining = char == _ZWJ and self._after_wide()
                 continue  # non-printable, or a wide character on a 1-column screen
             if cursor.x + width > columns:  # pending wrap, or a wide char at the last column
                 if autowrap:
@@ -298,6 +298,12 @@ class Screen(pyte.Screen):
                 line[x] = attrs._replace(data=char)
             cursor.x = x + width if autowrap else min(x + width, columns - 1)
             self._last_char = char if char.isascii() else ""  # REP repeats ASCII only
+
+    def _after_wide(self) -> bool:
+        """Whether the cursor follows a wide character (an emoji a ZWJ may extend)."""
+        x = self.cursor.x - 1
+        row = self.buffer[self.cursor.y]
+        return x >= 1 and row[x].data == WIDE_STUB
 
     def _pairs_with_flag(self) -> bool:
         """Whether the cell before the cursor holds a lone regional indicator."""

@@ -65,9 +65,11 @@ def test_fast_forward_equals_the_full_feed(
 def test_a_flood_really_takes_the_fast_path() -> None:
     t = Terminal(80, 24, history_limit=100)
     t.feed(b"\x1b[24;1H" + b"".join(b"\x1b[32mline %d\x1b[0m\r\n" % i for i in range(5000)))
+    t.flush()
     calls = []
     t.parser.feed = lambda text: calls.append(text)  # type: ignore[method-assign]
     t.feed(b"".join(b"more %d\r\n" % i for i in range(1000)))
+    t.flush()
     assert calls == []  # not one byte went through the parser
     assert t.history.lines()[-1] == "more 976"
     assert t.display[-2].rstrip() == "more 999"
