@@ -127,6 +127,10 @@ async def run_termhost(path: Path, timeout: float) -> Run:
                 elapsed = time.perf_counter() - start
                 child.kill()
         await child.wait()
+        # Output still held by lazy feeding counts: the clock stops once it is emulated.
+        flush = getattr(terminal, "flush", None)
+        if flush is not None:
+            flush()
         if not timed_out:
             elapsed = time.perf_counter() - start
     finally:

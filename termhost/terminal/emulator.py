@@ -7,8 +7,8 @@ rows scroll into a `Scrollback`.
 Feeding is lazy: output is kept until someone looks at the terminal (any property here,
 or `flush()`), until 1 MiB has piled up, or until a read ends in a device query, whose
 answer the application is waiting for. Whoever reads the PTY calls `flush()` once it has
-drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB PTY chunks thus costs one fast
-forward per look (a frame, a capture), not one per read.
+drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB
+PTY chunks thus costs one fast forward per look (a frame, a capture), not one per read.
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ class Terminal:
         self._pending.append(data)
         self._pending_size += len(data)
         # An application waiting for an answer sent its query last: look at the end only.
-        if self._pending_size >= PENDING_LIMIT or _QUERY.search(data, max(0, len(data) - 64)):
+        waiting = _QUERY.search(data, max(0, len(data) - 64)) is not None
+        if waiting or self._pending_size >= PENDING_LIMIT:
             self.flush()
 
     def flush(self) -> None:

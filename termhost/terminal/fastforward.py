@@ -78,11 +78,14 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     if end == offset:
         return offset
     renderer = _Renderer(screen)
-    lines = renderer.simple_prefix(text[offset:end].split("\r\n")[:-1])
+    found = text[offset:end].split("\r\n")[:-1]
+    lines = renderer.simple_prefix(found)
     if not lines:
         return offset
-    renderer.apply(lines)
-    return offset + sum(len(line) for line in lines) + 2 * len(lines)
+    if len(lines) < len(found):
+        end = offset + sum(len(line) for line in lines) + 2 * len(lines)
+    renderer.apply(lines, bells=text.count("\x07", offset, end))
+    return end
 
 
 def _simple_run_end(text: str, offset: int) -> int:
@@ -263,7 +266,7 @@ class _Renderer:
         self._sgr_cache[(attrs, params)] = entry
         return entry
 
-    def apply(self, lines: list[str]) -> None:
+    def apply(self, lines: list[str], *, bells: int) -> None:
         """Scroll the lines' rows through the screen, as one LF per row would."""
         screen = self.screen
         height, columns = screen.lines, self.columns
@@ -282,7 +285,6 @@ class _Renderer:
         for params in _SGR.findall(skipped, max(reset, 0)):
             self._sgr(params)
         new = self._rows(lines[tail_start:])
-        bells = sum(line.count("\x07") for line in lines)
 
         buffer, wrapped = screen.buffer, screen.wrapped
         above = height - 1  # rows above the cursor, which pass the top first
