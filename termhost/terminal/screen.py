@@ -14,7 +14,7 @@ Methods are named after the control function they implement, as in pyte.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -24,9 +24,10 @@ from pyte.screens import Margins, StaticDefaultDict
 from wcwidth import wcwidth
 
 from termhost import __version__
+from termhost.terminal import reflow
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 from termhost.terminal.parser import Params
-from termhost.terminal.scrollback import Scrollback
+from termhost.terminal.scrollback import Scrollback, decode_line, encode_row
 from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["Clipboard", "Screen"]
@@ -547,14 +548,20 @@ class Screen(pyte.Screen):
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
         """Change the size keeping the text and the cursor's place (tmux's rules).
 
-        Fewer rows: blank rows below the cursor go first, then rows from the top, into the
-        scrollback. More rows: lines come back from the scrollback above. pyte instead
-        drops rows and homes the cursor.
+        A new width on the main screen reflows it with the scrollback (reflow.py).
+        Otherwise: fewer rows drop blank rows below the cursor first, then push rows from
+        the top into the scrollback; more rows bring lines back from it. (pyte instead
+        drops rows and homes the cursor.) The alternate screen is only cut or padded:
+        the application redraws it on SIGWINCH.
         """
         lines = lines or self.lines
         columns = columns or self.columns
         if lines < 1 or columns < 1:
             raise ValueError(f"screen size {columns}x{lines} is too small")
+        if columns != self.columns and self._alternate is None:
+            self._reflow(lines, columns)
+            self._resized(lines, columns)
+            return
         self._leave_pending_wrap()
         if lines < self.lines:
             self._shrink_rows(self.lines - lines)
@@ -568,14 +575,62 @@ class Screen(pyte.Screen):
                 if last is not None and char_width(last.data[:1]) == 2:
                     row[columns - 1] = last._replace(data=" ")  # its right half is gone
             self.wrapped.clear()
+        self.cursor.x = min(self.cursor.x, columns - 1)
+        self.cursor.y = min(self.cursor.y, lines - 1)
+        self._resized(lines, columns)
+
+    def _resized(self, lines: int, columns: int) -> None:
         self.tabstops = {stop for stop in self.tabstops if stop < columns} | set(
             range(max(8, (self.columns + 7) // 8 * 8), columns, 8)
         )
         self.lines, self.columns = lines, columns
         self.margins = None
-        self.cursor.x = min(self.cursor.x, columns - 1)
-        self.cursor.y = min(self.cursor.y, lines - 1)
         self.dirty.update(range(lines))
+
+    def _reflow(self, lines: int, columns: int) -> None:
+        """Rewrap the scrollback and the screen at `columns`, the cursor kept on its text."""
+        history = self.history
+        rows = [
+            reflow.Row(decode_line(line), line.startswith("\1"), line)
+            for line in history.raw()
+        ]
+        rows += [reflow.Row(self._row_cells(y), y in self.wrapped) for y in range(self.lines)]
+        new, cursor_row, cursor_col = reflow.reflow(
+            rows, len(rows) - self.lines + self.cursor.y, self.cursor.x, columns
+        )
+        # The cursor keeps its row on the screen, as in tmux: what reflow added above it
+        # goes into the scrollback, what it removed comes back from there.
+        top = max(0, cursor_row - min(self.cursor.y, lines - 1))
+        history.replace(
+            row.encoded
+            if row.encoded is not None
+            else encode_row(dict(enumerate(row.cells)), columns, row.wrapped)
+            for row in new[:top]
+        )
+        self.buffer.clear()
+        self.wrapped = set()
+        for y, row in enumerate(new[top : top + lines]):
+            if row.cells:
+                self.buffer[y].update(enumerate(row.cells))
+            if row.wrapped:
+                self.wrapped.add(y)
+        self.cursor.x = min(cursor_col, columns)
+        self.cursor.y = min(cursor_row - top, lines - 1)
+
+    def _row_cells(self, y: int) -> list[Cell]:
+        """Row y's cells: up to the last written one, or all of a row that wrapped (but
+        the blank a wide character left when it did not fit the last column)."""
+        row: Mapping[int, Cell] = self.buffer.get(y, {})
+        cells = [row.get(x, BLANK) for x in range(self.columns)]
+        if y in self.wrapped:
+            following: Mapping[int, Cell] = self.buffer.get(y + 1, {})
+            if cells[-1] == BLANK and following.get(1, BLANK).data == WIDE_STUB:
+                cells.pop()
+            return cells
+        end = len(cells)
+        while end and cells[end - 1] == BLANK:
+            end -= 1
+        return cells[:end]
 
     def _shrink_rows(self, count: int) -> None:
         buffer = self.buffer

@@ -166,6 +166,11 @@ class Scrollback:
         del kept[len(kept) - len(taken) :]
         return [(decode_line(line), line.startswith(_WRAPPED)) for line in taken]
 
+    def replace(self, lines: Iterable[str]) -> None:
+        """Store these encoded lines instead of the current ones (after a reflow)."""
+        self._lines = list(lines)
+        self._kept()
+
     def clear(self) -> None:
         """ED 3: forget every stored line."""
         self._lines.clear()

@@ -18,6 +18,11 @@ def lines(t: Terminal) -> list[str]:
     return [line.rstrip() for line in t.display]
 
 
+def everything(t: Terminal) -> list[str]:
+    """Scrollback then screen, as `capture-pane -S -` shows them."""
+    return t.history.lines() + lines(t)
+
+
 def cell(t: Terminal, x: int, y: int) -> Cell:
     return t.screen.buffer[y][x]
 
@@ -274,7 +279,41 @@ def test_more_rows_pull_lines_back_from_the_scrollback() -> None:
     assert t.cursor == (1, 4)
 
 
-def test_a_wide_character_cut_by_the_new_margin_is_blanked() -> None:
-    t = term("abc日", cols=10)
+def test_a_wide_character_past_the_new_margin_moves_to_the_next_row() -> None:
+    t = term("abc日\r\n", cols=10)
     t.resize(4, 5)
-    assert lines(t)[0] == "abc"
+    assert everything(t)[:2] == ["abc", "日"]
+
+
+# --- reflow ------------------------------------------------------------------------------
+
+
+def test_a_wrapped_line_reflows_to_a_narrower_and_back_to_a_wider_screen() -> None:
+    t = term("a" * 15 + "b" * 10 + "\r\nnext", cols=20, rows=6)
+    assert lines(t)[:3] == ["a" * 15 + "b" * 5, "b" * 5, "next"]
+    t.resize(10, 6)
+    assert everything(t)[:4] == ["a" * 10, "a" * 5 + "b" * 5, "b" * 5, "next"]
+    assert t.cursor[1] == 2  # the cursor keeps its row; the extra row went up
+    t.resize(30, 6)
+    assert everything(t)[:2] == ["a" * 15 + "b" * 10, "next"]
+    assert t.cursor == (4, 1)  # back up: nothing above it to keep its row with
+
+
+def test_the_cursor_stays_on_its_character_through_a_reflow() -> None:
+    t = term("0123456789abcdefghijKLMNO\x1b[2;3H", cols=20, rows=4)  # on the "M"
+    t.resize(8, 6)
+    x, y = t.cursor
+    assert t.display[y][x] == "M"
+
+
+def test_the_scrollback_reflows_too() -> None:
+    t = term("x" * 30 + "\r\n" + "".join(f"{i}\r\n" for i in range(6)), cols=20, rows=4)
+    assert t.history.lines()[:2] == ["x" * 20, "x" * 10]
+    t.resize(40, 4)
+    assert t.history.lines()[0] == "x" * 30
+
+
+def test_a_wide_character_is_never_split_by_a_reflow() -> None:
+    t = term("abcd日本語\r\n", cols=20, rows=3)
+    t.resize(5, 3)
+    assert everything(t)[:3] == ["abcd", "日本", "語"]

@@ -56,11 +56,19 @@ class TmuxTerminal:
             shutil.rmtree(self._files, ignore_errors=True)
 
     def tmux_screen(
-        self, data: bytes, cols: int, rows: int
+        self,
+        data: bytes,
+        cols: int,
+        rows: int,
+        *,
+        resize_to: tuple[int, int] | None = None,
+        with_history: bool = False,
     ) -> tuple[list[str], tuple[int, int]]:
         """The screen lines (trailing blanks stripped) and 0-based cursor after `data`.
 
         Shows the alternate screen if `data` leaves it active, as capture-pane does.
+        `resize_to` (cols, rows) resizes the window after the data, before the capture;
+        `with_history` puts the scrollback's lines before the screen's.
         """
         case = next(self._cases)
         session, go = f"case-{case}", f"go-{self.name}-{case}"
@@ -87,8 +95,17 @@ class TmuxTerminal:
             wait_until(lambda: _size(seen) >= len(data), what=f"tmux to read {len(data)} bytes")
             if _size(seen) != len(data):
                 raise TmuxError(f"the pane wrote {_size(seen)} bytes, not the {len(data)} sent")
+            if resize_to is not None:
+                cols, rows = resize_to
+                self._run("resize-window", "-t", session, "-x", str(cols), "-y", str(rows))
+                wait_until(
+                    lambda: self._run("display", "-p", "-t", session,
+                                      "#{pane_width}x#{pane_height}").strip() == f"{cols}x{rows}",
+                    what=f"tmux to resize to {cols}x{rows}",
+                )
+            history = ["-S", "-"] if with_history else []
             out = self._run(
-                "capture-pane", "-p", "-N", "-t", session, ";",
+                "capture-pane", "-p", "-N", *history, "-t", session, ";",
                 "display", "-p", "-t", session, "#{cursor_x} #{cursor_y}",
             )
         finally:
@@ -96,7 +113,7 @@ class TmuxTerminal:
             path.unlink()
             seen.unlink(missing_ok=True)
         *lines, position = out.split("\n")[:-1]
-        if len(lines) != rows:
+        if len(lines) != rows and not with_history:
             raise TmuxError(f"capture-pane gave {len(lines)} lines for a {rows}-row pane")
         x, y = position.split()
         return [line.rstrip(" ") for line in lines], (int(x), int(y))
