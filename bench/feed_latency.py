@@ -47,6 +47,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import _corpus
+from _tmux import PrivateTmux, environment
 
 from termhost.terminal import Terminal
 
@@ -144,30 +145,18 @@ def tmux_reference(keys: int) -> list[tuple[str, str]]:
     """echo_latency.py for tmux on a private server and for bare cat (its floor)."""
     if not ECHO_LATENCY.exists():
         return [("tmux", f"{ECHO_LATENCY} not found")]
-    env = {key: value for key, value in os.environ.items() if key != "TMUX"}
-    rows = [("bare cat, no multiplexer", echo_latency(keys, ["cat"], env))]
+    rows = [("bare cat, no multiplexer", echo_latency(keys, ["cat"], environment()))]
     executable = shutil.which("tmux")
     if executable is None:
         return [*rows, ("tmux", "not installed")]
-    base = [executable, "-L", f"bench-fl-{os.getpid()}", "-f", "/dev/null"]
+    # Not started here: echo_latency.py's `tmux new-session cat` client starts the server.
+    tmux = PrivateTmux("fl", executable=executable)
     try:
-        tmux_line = echo_latency(keys, [*base, "new-session", "cat"], env)
+        tmux_line = echo_latency(keys, [*tmux.base, "new-session", "cat"], tmux.env)
         rows.append(("tmux new-session cat", tmux_line))
     finally:
         # echo_latency.py SIGTERMs the tmux client only: the server and its session stay.
-        socket_path = subprocess.run(
-            [*base, "display-message", "-p", "#{socket_path}"],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout.strip()
-        subprocess.run([*base, "kill-server"], env=env, capture_output=True, check=False)
-        if socket_path:
-            try:
-                os.unlink(socket_path)
-            except FileNotFoundError:
-                pass
+        tmux.stop()
     return rows
 
 

@@ -34,10 +34,8 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -45,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import _corpus
+from _tmux import PrivateTmux
 
 from termhost.terminal import Terminal
 
@@ -109,45 +108,8 @@ def short(filename: str) -> str:
     return filename
 
 
-class Tmux:
-    """A private tmux server (own socket, no config) holding one idle 120x40 session."""
-
-    def __init__(self, executable: str) -> None:
-        self.executable = executable
-        self.socket = f"bench-sb-{os.getpid()}"
-        self.base = [executable, "-L", self.socket, "-f", "/dev/null"]
-        # Without TMUX, in case this runs inside a tmux: the client must not talk to it.
-        self.env = {key: value for key, value in os.environ.items() if key != "TMUX"}
-        self.socket_path: str | None = None
-
-    def run(self, *args: str, timeout: float = 30) -> str:
-        result = subprocess.run(
-            [*self.base, *args],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            text=True,
-            timeout=timeout,
-        )
-        return result.stdout
-
-    def start(self) -> None:
-        self.run("new-session", "-d", "-x", str(COLS), "-y", str(ROWS), "-s", "idle", "sleep 1000")
-        self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip() or None
-        self.run("set-option", "-g", "history-limit", str(HISTORY_LIMIT))
-        self.run("set-option", "-g", "default-size", f"{COLS}x{ROWS}")
-
-    def stop(self) -> None:
-        try:
-            self.run("kill-server")
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
-            pass  # no server left to kill (it never started, or already exited)
-        if self.socket_path is not None:
-            try:
-                os.unlink(self.socket_path)  # tmux leaves its socket file behind
-            except FileNotFoundError:
-                pass
+class Tmux(PrivateTmux):
+    """The private tmux server (120x40, history-limit 20000), measured around one pane."""
 
     def server_rss(self, pid: int) -> int:
         with open(f"/proc/{pid}/status") as status:
@@ -204,17 +166,17 @@ def main() -> None:
     )
 
     executable = shutil.which("tmux")
-    tmux = Tmux(executable) if executable else None
+    tmux = (
+        Tmux("sb", executable=executable, cols=COLS, rows=ROWS, history_limit=HISTORY_LIMIT)
+        if executable
+        else None
+    )
     if tmux is None:
         print("tmux is not installed: skipping the tmux reference", file=sys.stderr)
     tmux_result: tuple[Measure, int, int] | None = None
-    try:
-        if tmux is not None:
-            tmux.start()
+    if tmux is not None:
+        with tmux:
             tmux_result = tmux.measure(path, args.lines)
-    finally:
-        if tmux is not None:
-            tmux.stop()
     termhost = measure_termhost(lines)
     print()
     report(args.lines, termhost, tmux_result)

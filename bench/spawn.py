@@ -37,10 +37,12 @@ import math
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
+
+from _tmux import PrivateTmux
 
 import termhost.process
 from termhost.process import Command, Setup
@@ -107,40 +109,8 @@ async def time_floor() -> int:
     return elapsed
 
 
-class Tmux:
-    """A private tmux server (own socket, no config) holding one long-lived session."""
-
-    def __init__(self, executable: str) -> None:
-        self.base = [executable, "-L", f"bench-spawn-{os.getpid()}", "-f", "/dev/null"]
-        # Without TMUX, in case this runs inside a tmux: the client must not talk to it.
-        self.env = {key: value for key, value in os.environ.items() if key != "TMUX"}
-        self.socket_path: str | None = None
-
-    def run(self, *args: str) -> str:
-        result = subprocess.run(
-            [*self.base, *args],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            text=True,
-        )
-        return result.stdout
-
-    def start(self) -> None:
-        self.run("new-session", "-d", "-x", "80", "-y", "24", "sleep 1000")
-        self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip() or None
-
-    def stop(self) -> None:
-        try:
-            self.run("kill-server")
-        except subprocess.CalledProcessError:
-            pass  # no server left to kill (it never started, or already exited)
-        if self.socket_path is not None:
-            try:
-                os.unlink(self.socket_path)  # tmux leaves its socket file behind
-            except FileNotFoundError:
-                pass
+class Tmux(PrivateTmux):
+    """The private tmux server, timing one pane launch as tmux's CLI does it."""
 
     async def time_new_window(self) -> int:
         # Blocking on purpose: nothing else runs on the loop, and the client's whole
@@ -215,20 +185,15 @@ def main() -> None:
         parser.error("--runs must be at least 4 (tmux gets a quarter of them)")
 
     executable = shutil.which("tmux")
-    tmux = Tmux(executable) if executable else None
+    tmux = Tmux("spawn", executable=executable, cols=80, rows=24) if executable else None
     if tmux is None:
         print("tmux is not installed: skipping the tmux reference line", file=sys.stderr)
     print(
         f"python {sys.version.split()[0]} ({sys.executable}), {args.runs} runs per method, "
         f"{WARMUP_RUNS} warm-up rounds, {os.cpu_count()} CPUs"
     )
-    try:
-        if tmux is not None:
-            tmux.start()
+    with tmux or nullcontext():
         samples = asyncio.run(measure(args.runs, tmux))
-    finally:
-        if tmux is not None:
-            tmux.stop()
     print()
     report(samples)
 

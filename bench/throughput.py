@@ -47,10 +47,12 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 import _corpus
+from _tmux import PrivateTmux
 
 from termhost.process import Command, spawn_in_pty
 from termhost.terminal import Terminal
@@ -177,46 +179,8 @@ def run_raw(path: Path, timeout: float) -> float | None:
     return float(match.group(1))
 
 
-class Tmux:
-    """A private tmux server (own socket, no config) holding one idle 120x40 session."""
-
-    def __init__(self, executable: str) -> None:
-        self.executable = executable
-        self.socket = f"bench-tp-{os.getpid()}"
-        self.base = [executable, "-L", self.socket, "-f", "/dev/null"]
-        # Without TMUX, in case this runs inside a tmux: the client must not talk to it.
-        self.env = {key: value for key, value in os.environ.items() if key != "TMUX"}
-        self.socket_path: str | None = None
-
-    def run(self, *args: str, timeout: float = 30) -> str:
-        result = subprocess.run(
-            [*self.base, *args],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            text=True,
-            timeout=timeout,
-        )
-        return result.stdout
-
-    def start(self) -> None:
-        self.run("new-session", "-d", "-x", str(COLS), "-y", str(ROWS), "-s", "idle", "sleep 1000")
-        self.socket_path = self.run("display-message", "-p", "#{socket_path}").strip() or None
-        self.run("set-option", "-g", "history-limit", str(HISTORY_LIMIT))
-        # No client is attached, so new windows take this size (the session's is 120x40 too).
-        self.run("set-option", "-g", "default-size", f"{COLS}x{ROWS}")
-
-    def stop(self) -> None:
-        try:
-            self.run("kill-server")
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
-            pass  # no server left to kill (it never started, or already exited)
-        if self.socket_path is not None:
-            try:
-                os.unlink(self.socket_path)  # tmux leaves its socket file behind
-            except FileNotFoundError:
-                pass
+class Tmux(PrivateTmux):
+    """The private tmux server (120x40, history-limit 2000), catting a file in a new pane."""
 
     def measure(self, path: Path, timeout: float) -> Run:
         inner = shlex.join([self.executable, "-L", self.socket, "wait-for", "-S", "bench-done"])
@@ -279,7 +243,11 @@ def main() -> None:
         "coloured": _corpus.coloured_log(args.mb),
     }
     executable = shutil.which("tmux")
-    tmux = Tmux(executable) if executable else None
+    tmux = (
+        Tmux("tp", executable=executable, cols=COLS, rows=ROWS, history_limit=HISTORY_LIMIT)
+        if executable
+        else None
+    )
     if tmux is None:
         print("tmux is not installed: skipping the tmux reference", file=sys.stderr)
     print(
@@ -291,18 +259,13 @@ def main() -> None:
     print()
 
     results: dict[str, dict[str, Run | float | None]] = {}
-    try:
-        if tmux is not None:
-            tmux.start()
+    with tmux or nullcontext():
         for name, path in files.items():
             warm(path)
             raw = run_raw(path, args.timeout)
             tmux_run = tmux.measure(path, args.timeout) if tmux is not None else None
             termhost_run = asyncio.run(run_termhost(path, args.timeout))
             results[name] = {"termhost": termhost_run, "tmux": tmux_run, "raw": raw}
-    finally:
-        if tmux is not None:
-            tmux.stop()
     report(files, results)
 
 

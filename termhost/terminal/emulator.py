@@ -84,7 +84,8 @@ class Terminal:
         self._pending.append(data)
         self._pending_size += len(data)
         # An application waiting for an answer sent its query last: look at the end only.
-        waiting = _QUERY.search(data, max(0, len(data) - 64)) is not None
+        tail = max(0, len(data) - 64)
+        waiting = data.find(b"\x1b[", tail) >= 0 and _QUERY.search(data, tail) is not None
         if waiting or self._pending_size >= PENDING_LIMIT:
             self.flush()
 
