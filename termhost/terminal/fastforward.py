@@ -110,9 +110,11 @@ class _Renderer:
 
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
+        self.default = screen.default_char  # fixed now: deferred rows are laid out later
         self.columns = screen.columns
         self.attrs: Cell = screen.cursor.attrs
         self.link = screen.link
+        self._reset = self.default._replace(link=self.link)  # the state after SGR 0
         self._sgr_cache: dict[tuple[Cell, str], tuple[Cell, str]] = {}
 
     def simple_prefix(self, lines: list[str]) -> list[str]:
@@ -191,15 +193,21 @@ class _Renderer:
         last = len(rows) - 1
         return [_encode(runs, wrapped=i < last) for i, runs in enumerate(rows)]
 
-    def _rows(self, lines: list[str]) -> list[str]:
-        """The encoded rows of these lines, in order."""
+    def _rows(
+        self, lines: list[str], row_counts: list[int], *, visible: int
+    ) -> list[str | DeferredRow]:
+        """The rows of these lines, in order. Rows bound for the scrollback that are one
+        row of ASCII and SGR are only recorded (`DeferredRow`): most are never read, and
+        laying them out is most of the cost of a coloured flood."""
         text = "\n".join(lines)
-        if not text.isascii() or "\x1b" in text or "\t" in text or "\x07" in text:
+        if not text.isascii() or "\t" in text or "\x07" in text:
             return [row for line in lines for row in self.line(line)]
+        if "\x1b" in text:
+            return self._sgr_rows(lines, row_counts, visible)
         # Plain ASCII in one colour (a log): a row per line, unless it wraps.
         columns = self.columns
         attr_id = intern_attributes(self.attrs)
-        rows: list[str] = []
+        rows: list[str | DeferredRow] = []
         for line in lines:
             if len(line) > columns:
                 rows.extend(self.line(line))
@@ -243,6 +251,37 @@ class _Renderer:
         last = len(rows) - 1
         return [_encode(row, wrapped=i < last) for i, row in enumerate(rows)]
 
+    def _sgr_rows(
+        self, lines: list[str], row_counts: list[int], visible: int
+    ) -> list[str | DeferredRow]:
+        """`_rows` for ASCII with SGR: the last `visible` lines are laid out, the others
+        deferred when they fit one row."""
+        rows: list[str | DeferredRow] = []
+        laid_out_from = len(lines) - visible
+        for index, line in enumerate(lines):
+            if index < laid_out_from and row_counts[index] == 1:
+                rows.append(DeferredRow(self, self.attrs, line))
+                self._advance(line)
+            else:
+                rows.extend(self.line(line))
+        return rows
+
+    def _advance(self, line: str) -> None:
+        """The SGR state after `line`, from its last full reset on."""
+        reset = max(line.rfind("\x1b[m"), line.rfind("\x1b[0m"), line.rfind("\x1b[0;"))
+        if reset >= 0:
+            self.attrs = self._reset
+        for params in _SGR.findall(line, max(reset, 0)):
+            self._sgr(params)
+
+    def lay_out(self, attrs: Cell, line: str) -> str:
+        """The one row of a deferred line, starting from `attrs`."""
+        saved, self.attrs = self.attrs, attrs
+        try:
+            return self._ascii_line(_SGR.split(line))[0]
+        finally:
+            self.attrs = saved
+
     def _row_count(self, line: str) -> int:
         """How many rows a line takes, without laying it out when it is plain ASCII."""
         if line.isascii() and "\t" not in line:
@@ -260,7 +299,7 @@ class _Renderer:
 
     def _sgr_result(self, attrs: Cell, params: str) -> tuple[Cell, str]:
         """SGR as Screen.sgr applies it, with the id of the result; cached."""
-        result = apply_sgr(attrs, parse_params(params), self.screen.default_char)
+        result = apply_sgr(attrs, parse_params(params), self.default)
         result = result._replace(link=self.link)
         entry = (result, intern_attributes(result))
         self._sgr_cache[(attrs, params)] = entry
@@ -273,18 +312,21 @@ class _Renderer:
         # Rows that matter: what the scrollback keeps plus the screen above the cursor.
         needed = screen.history.limit + height - 1
         tail_start, counted = len(lines), 0
+        row_counts: list[int] = []  # of the tail, last line first
         while tail_start > 0 and counted < needed:
             tail_start -= 1
-            counted += self._row_count(lines[tail_start])
+            row_counts.append(self._row_count(lines[tail_start]))
+            counted += row_counts[-1]
+        row_counts.reverse()
         skipped = "\n".join(lines[:tail_start])
         # The SGR state after the skipped lines: from their last full reset on, if any
         # (an SGR whose first parameter is 0 sets every attribute).
         reset = max(skipped.rfind("\x1b[m"), skipped.rfind("\x1b[0m"), skipped.rfind("\x1b[0;"))
         if reset >= 0:
-            self.attrs = self.screen.default_char._replace(link=self.link)
+            self.attrs = self._reset
         for params in _SGR.findall(skipped, max(reset, 0)):
             self._sgr(params)
-        new = self._rows(lines[tail_start:])
+        new = self._rows(lines[tail_start:], row_counts, visible=height - 1)
 
         buffer, wrapped = screen.buffer, screen.wrapped
         above = height - 1  # rows above the cursor, which pass the top first
@@ -295,10 +337,10 @@ class _Renderer:
         else:
             scrolled = len(new)
             leaving = min(above, scrolled)
-            screen.history.extend(
-                [encode_row(buffer[y], columns, y in wrapped) for y in range(leaving)]
-                + new[: max(0, scrolled - above)]
-            )
+            old: list[str | DeferredRow] = [
+                encode_row(buffer[y], columns, y in wrapped) for y in range(leaving)
+            ]
+            screen.history.extend(old + new[: max(0, scrolled - above)])
             old_rows = [(buffer.get(y), y in wrapped) for y in range(leaving, above)]
         buffer.clear()
         screen.wrapped = set()
@@ -308,7 +350,8 @@ class _Renderer:
             if was_wrapped:
                 screen.wrapped.add(y)
         visible_new = new[len(new) - (above - len(old_rows)) :]
-        for y, encoded in enumerate(visible_new, start=len(old_rows)):
+        for y, row_or_deferred in enumerate(visible_new, start=len(old_rows)):
+            encoded = _encoded(row_or_deferred)
             if encoded.startswith(_WRAPPED):
                 screen.wrapped.add(y)
             cells = decode_line(encoded)
@@ -319,6 +362,22 @@ class _Renderer:
         screen._last_char = ""  # each line ended in CR LF, and a control forgets it (REP)
         screen._joining = False
         screen.dirty.update(range(height))
+
+
+class DeferredRow:
+    """A scrollback row not laid out yet: its line and the SGR state it starts in."""
+
+    __slots__ = ("attrs", "line", "renderer")
+
+    def __init__(self, renderer: _Renderer, attrs: Cell, line: str) -> None:
+        self.renderer, self.attrs, self.line = renderer, attrs, line
+
+    def encode(self) -> str:
+        return self.renderer.lay_out(self.attrs, self.line)
+
+
+def _encoded(row: str | DeferredRow) -> str:
+    return row if isinstance(row, str) else row.encode()
 
 
 def _encode(runs: list[Run], *, wrapped: bool) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from wcwidth import wcwidth
 
@@ -123,6 +124,13 @@ def decode_line(line: str) -> list[Cell]:
     return cells
 
 
+class Deferred(Protocol):
+    """A line stored before it was encoded (the flood path's); encoded when read."""
+
+    def encode(self) -> str:
+        """The line as `encode_row` would have stored it."""
+
+
 class Scrollback:
     """Up to `limit` stored lines, oldest first; index 0 is the oldest kept."""
 
@@ -130,7 +138,7 @@ class Scrollback:
         if limit < 0:
             raise ValueError(f"history limit {limit} is negative")
         self.limit = limit
-        self._lines: list[str] = []
+        self._lines: list[str | Deferred] = []
 
     def __len__(self) -> int:
         return min(len(self._lines), self.limit)
@@ -141,11 +149,17 @@ class Scrollback:
         if excess > 0 and excess >= max(64, self.limit // 4):
             del self._lines[:excess]
 
-    def _kept(self) -> list[str]:
+    def _kept(self, start: int = 0, end: int | None = None) -> list[str]:
+        """The kept lines, those in start:end encoded now if they were deferred."""
         excess = len(self._lines) - self.limit
         if excess > 0:
             del self._lines[:excess]
-        return self._lines
+        lines = self._lines
+        for index in range(*slice(start, end).indices(len(lines))):
+            line = lines[index]
+            if not isinstance(line, str):
+                lines[index] = line.encode()
+        return lines  # type: ignore[return-value]  # start:end are all str now
 
     def push(self, row: Mapping[int, Cell], columns: int, wrapped: bool = False) -> None:
         """Store a row that just scrolled off the screen."""
@@ -153,7 +167,7 @@ class Scrollback:
             self._lines.append(encode_row(row, columns, wrapped))
             self._trim()
 
-    def extend(self, lines: Iterable[str]) -> None:
+    def extend(self, lines: Iterable[str | Deferred]) -> None:
         """Store already-encoded lines (the fast path's output), oldest first."""
         if self.limit:
             self._lines.extend(lines)
@@ -161,7 +175,7 @@ class Scrollback:
 
     def pop(self, count: int) -> list[tuple[list[Cell], bool]]:
         """Take the newest `count` lines back (a screen growing taller), oldest first."""
-        kept = self._kept()
+        kept = self._kept(-count if count > 0 else 0)
         taken = kept[len(kept) - count :] if count > 0 else []
         del kept[len(kept) - len(taken) :]
         return [(decode_line(line), line.startswith(_WRAPPED)) for line in taken]
@@ -175,22 +189,25 @@ class Scrollback:
         """ED 3: forget every stored line."""
         self._lines.clear()
 
+    def _line(self, index: int) -> str:
+        return self._kept(index, index + 1 or None)[index]
+
     def text(self, index: int) -> str:
         """The characters of line `index`, without attributes or trailing blanks."""
-        return _MARKERS.sub("", self._kept()[index]).lstrip(_WRAPPED)
+        return _MARKERS.sub("", self._line(index)).lstrip(_WRAPPED)
 
     def lines(self, start: int = 0, end: int | None = None) -> list[str]:
         """Text of lines start..end-1 (Python slice semantics), for capture and copy mode."""
-        return [_MARKERS.sub("", line).lstrip(_WRAPPED) for line in self._kept()[start:end]]
+        return [_MARKERS.sub("", line).lstrip(_WRAPPED) for line in self.raw(start, end)]
 
     def cells(self, index: int) -> list[Cell]:
         """Line `index` as cells, with its attributes."""
-        return decode_line(self._kept()[index])
+        return decode_line(self._line(index))
 
     def wrapped(self, index: int) -> bool:
         """Whether line `index` continues on the next line (it wrapped at the margin)."""
-        return self._kept()[index].startswith(_WRAPPED)
+        return self._line(index).startswith(_WRAPPED)
 
     def raw(self, start: int = 0, end: int | None = None) -> list[str]:
-        """Stored lines as they are, for comparison and copying between scrollbacks."""
-        return list(self._kept()[start:end])
+        """Stored lines, encoded, for comparison and copying between scrollbacks."""
+        return list(self._kept(start, end)[start:end])
