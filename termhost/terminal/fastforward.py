@@ -33,6 +33,10 @@ __all__ = ["fast_forward"]
 _CONTROL = re.compile(r"[\x00-\x06\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
 _NOT_SGR = re.compile(r"\x1b(?!\[[0-9;:]*m)")
 _LONE_CR_OR_LF = re.compile(r"\r(?!\n)|(?<!\r)\n")
+_CONTROL_BYTES = bytes(
+    1 if (byte < 0x20 and byte not in (0x07, 0x09, 0x0A, 0x0D, 0x1B)) or byte == 0x7F else 0
+    for byte in range(256)
+)
 _SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 _MARK, _WRAPPED = "\0", "\1"
 _DEFAULT_ID = intern_attributes(BLANK)
@@ -78,24 +82,30 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     if end == offset:
         return offset
     renderer = _Renderer(screen)
-    found = text[offset:end].split("\r\n")[:-1]
-    lines = renderer.simple_prefix(found)
+    run = text[offset:end]
+    found = run.split("\r\n")[:-1]
+    lines = renderer.simple_prefix(run, found)
     if not lines:
         return offset
     if len(lines) < len(found):
-        end = offset + sum(len(line) for line in lines) + 2 * len(lines)
-    renderer.apply(lines, bells=text.count("\x07", offset, end))
-    return end
+        run = run[: sum(len(line) for line in lines) + 2 * len(lines)]
+    renderer.apply(run, lines, bells=run.count("\x07"))
+    return offset + len(run)
 
 
 def _simple_run_end(text: str, offset: int) -> int:
     """Where the run of complete `...\\r\\n` lines of text, SGR, HT and BEL at `offset`
     ends; `offset` itself when there is none."""
     stop = len(text)
-    for pattern in (_CONTROL, _NOT_SGR):
-        found = pattern.search(text, offset, stop)
-        if found is not None:
-            stop = found.start()
+    if text.isascii():  # then a byte-table translation finds a control five times faster
+        control = text.encode("ascii").translate(_CONTROL_BYTES).find(1, offset)
+        stop = stop if control < 0 else control
+    else:
+        found = _CONTROL.search(text, offset, stop)
+        stop = stop if found is None else found.start()
+    found = _NOT_SGR.search(text, offset, stop)
+    if found is not None:
+        stop = found.start()
     crs = text.count("\r", offset, stop)
     if crs != text.count("\n", offset, stop) or crs != text.count("\r\n", offset, stop):
         found = _LONE_CR_OR_LF.search(text, offset, stop)
@@ -117,17 +127,16 @@ class _Renderer:
         self._reset = self.default._replace(link=self.link)  # the state after SGR 0
         self._sgr_cache: dict[tuple[Cell, str], tuple[Cell, str]] = {}
 
-    def simple_prefix(self, lines: list[str]) -> list[str]:
-        """The lines up to the first one the fast path cannot lay out exactly."""
-        text = "\n".join(lines)
-        first_bad = len(text)
-        if not text.isascii():
-            for char in set(text):
+    def simple_prefix(self, run: str, lines: list[str]) -> list[str]:
+        """The lines of `run` up to the first one the fast path cannot lay out exactly."""
+        first_bad = len(run)
+        if not run.isascii():
+            for char in set(run):
                 width = char_width(char)
-                if (width <= 0 or width > self.columns) and char not in "\t\x07":
-                    first_bad = min(first_bad, text.find(char))
-        cut = text.count("\n", 0, first_bad) if first_bad < len(text) else len(lines)
-        if "\t" in text:
+                if (width <= 0 or width > self.columns) and char not in "\t\x07\r\n":
+                    first_bad = min(first_bad, run.find(char))
+        cut = run.count("\r\n", 0, first_bad) if first_bad < len(run) else len(lines)
+        if "\t" in run:
             for index in range(cut):
                 if "\t" in lines[index] and not self._tabs_are_simple(lines[index]):
                     cut = index
@@ -305,7 +314,7 @@ class _Renderer:
         self._sgr_cache[(attrs, params)] = entry
         return entry
 
-    def apply(self, lines: list[str], *, bells: int) -> None:
+    def apply(self, run: str, lines: list[str], *, bells: int) -> None:
         """Scroll the lines' rows through the screen, as one LF per row would."""
         screen = self.screen
         height, columns = screen.lines, self.columns
@@ -318,13 +327,13 @@ class _Renderer:
             row_counts.append(self._row_count(lines[tail_start]))
             counted += row_counts[-1]
         row_counts.reverse()
-        skipped = "\n".join(lines[:tail_start])
         # The SGR state after the skipped lines: from their last full reset on, if any
         # (an SGR whose first parameter is 0 sets every attribute).
-        reset = max(skipped.rfind("\x1b[m"), skipped.rfind("\x1b[0m"), skipped.rfind("\x1b[0;"))
+        skipped = len(run) - sum(len(line) + 2 for line in lines[tail_start:])
+        reset = max(run.rfind(r, 0, skipped) for r in ("\x1b[m", "\x1b[0m", "\x1b[0;"))
         if reset >= 0:
             self.attrs = self._reset
-        for params in _SGR.findall(skipped, max(reset, 0)):
+        for params in _SGR.findall(run, max(reset, 0), skipped):
             self._sgr(params)
         new = self._rows(lines[tail_start:], row_counts, visible=height - 1)
 
