@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from pyte import modes as mo
+
 from termhost.terminal.cell import BLANK, Cell
 from termhost.terminal.parser import parse_params
 from termhost.terminal.screen import Row, Screen, char_width
@@ -59,10 +61,10 @@ def in_steady_state(screen: Screen) -> bool:
         and cursor.y == bottom
         and screen.margins is None
         and not screen.alternate_screen
-        and 7 << 5 in mode  # DECAWM
-        and 4 not in mode  # IRM
-        and 20 not in mode  # LNM
-        and 5 << 5 not in mode  # DECSCNM
+        and mo.DECAWM in mode
+        and mo.IRM not in mode
+        and mo.LNM not in mode
+        and mo.DECSCNM not in mode
         and bottom not in screen.wrapped
         and all(cell == BLANK for cell in screen.buffer.get(bottom, {}).values())
     )
@@ -74,7 +76,7 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     Returns `offset` unchanged when the screen is not in its steady state or no complete
     simple line starts there. Only the lines whose rows stay visible or in the
     scrollback are laid out; for the rest, only what they leave behind is computed (the
-    SGR state, bells, the last character for REP).
+    SGR state, the bells).
     """
     if not in_steady_state(screen):
         return offset
@@ -170,15 +172,7 @@ class _Renderer:
             if not piece:
                 continue
             if piece.isascii() and "\t" not in piece and "\x07" not in piece:
-                position = 0
-                while position < len(piece):
-                    if x == columns:
-                        rows.append([])
-                        x = 0
-                    take = min(columns - x, len(piece) - position)
-                    rows[-1].append((attr_id, piece[position : position + take]))
-                    x += take
-                    position += take
+                x = self._place(rows, x, attr_id, piece)
                 continue
             for char in piece:
                 if char == "\t":
@@ -232,8 +226,7 @@ class _Renderer:
         attrs = self.attrs
         attr_id = intern_attributes(attrs)
         cache = self._sgr_cache
-        runs: list[Run] = []
-        rows = [runs]
+        rows: list[list[Run]] = [[]]
         x = 0
         for index, piece in enumerate(pieces):
             if index & 1:
@@ -243,19 +236,10 @@ class _Renderer:
             if not piece:
                 continue
             if x + len(piece) <= columns:
-                runs.append((attr_id, piece))
+                rows[-1].append((attr_id, piece))
                 x += len(piece)
-                continue
-            position = 0
-            while position < len(piece):
-                if x == columns:
-                    runs = []
-                    rows.append(runs)
-                    x = 0
-                take = min(columns - x, len(piece) - position)
-                runs.append((attr_id, piece[position : position + take]))
-                x += take
-                position += take
+            else:
+                x = self._place(rows, x, attr_id, piece)
         self.attrs = attrs
         last = len(rows) - 1
         return [_encode(row, wrapped=i < last) for i, row in enumerate(rows)]
@@ -290,6 +274,20 @@ class _Renderer:
             return self._ascii_line(_SGR.split(line))[0]
         finally:
             self.attrs = saved
+
+    def _place(self, rows: list[list[Run]], x: int, attr_id: str, piece: str) -> int:
+        """Printable ASCII from column x, wrapping at the margin; the column after it."""
+        columns = self.columns
+        position = 0
+        while position < len(piece):
+            if x == columns:
+                rows.append([])
+                x = 0
+            take = min(columns - x, len(piece) - position)
+            rows[-1].append((attr_id, piece[position : position + take]))
+            x += take
+            position += take
+        return x
 
     def _row_count(self, line: str) -> int:
         """How many rows a line takes, without laying it out when it is plain ASCII."""

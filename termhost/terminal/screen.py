@@ -34,7 +34,7 @@ __all__ = ["Clipboard", "Screen"]
 
 Row = StaticDefaultDict[int, Cell]
 
-_VS16, _ZWJ = "\ufe0f", "\u200d"
+_ZWJ = "\u200d"
 _REGIONAL_A, _REGIONAL_Z = "\U0001f1e6", "\U0001f1ff"
 
 # Private modes (pyte stores them shifted left by 5, next to its ANSI modes).
