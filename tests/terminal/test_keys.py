@@ -448,7 +448,7 @@ Tmux = Callable[..., str]
 def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tmux]:
     """A private tmux server (own socket directory and name, no config), killed afterwards."""
     if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed")
+        pytest.fail("tmux is not installed: the tests need it (.ci/run apt-get installs it)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
     env["TMUX_TMPDIR"] = str(tmp_path_factory.mktemp("tmux"))
     socket = f"termhost-keys-{os.getpid()}"
