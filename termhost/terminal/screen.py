@@ -189,11 +189,6 @@ class Screen(pyte.Screen):
                 return mode >> 5
         return 0
 
-    @property
-    def text(self) -> list[str]:
-        """The visible rows as text, trailing blanks kept (pyte's `display`)."""
-        return list(self.display)
-
     # --- the parser's entry points ---------------------------------------------------
 
     def execute(self, control: str) -> None:
