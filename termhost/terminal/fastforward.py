@@ -293,7 +293,7 @@ class _Renderer:
         """How many rows a line takes, without laying it out when it is plain ASCII."""
         if line.isascii() and "\t" not in line:
             visible = _SGR.sub("", line) if "\x1b" in line else line
-            width = len(visible) - visible.count("\x07")
+            width = len(visible) - (visible.count("\x07") if "\x07" in visible else 0)
             return max(1, -(-width // self.columns))
         saved = self.attrs
         count = len(self.line(line))
@@ -320,19 +320,25 @@ class _Renderer:
         needed = screen.history.limit + height - 1
         tail_start, counted = len(lines), 0
         row_counts: list[int] = []  # of the tail, last line first
+        plain = run.isascii() and "\x1b" not in run and "\t" not in run and "\x07" not in run
         while tail_start > 0 and counted < needed:
             tail_start -= 1
-            row_counts.append(self._row_count(lines[tail_start]))
+            line = lines[tail_start]
+            if plain:  # the common log: its length says it all
+                row_counts.append(1 if len(line) <= columns else -(-len(line) // columns))
+            else:
+                row_counts.append(self._row_count(line))
             counted += row_counts[-1]
         row_counts.reverse()
         # The SGR state after the skipped lines: from their last full reset on, if any
         # (an SGR whose first parameter is 0 sets every attribute).
         skipped = len(run) - sum(len(line) + 2 for line in lines[tail_start:])
-        reset = max(run.rfind(r, 0, skipped) for r in ("\x1b[m", "\x1b[0m", "\x1b[0;"))
-        if reset >= 0:
-            self.attrs = self._reset
-        for params in _SGR.findall(run, max(reset, 0), skipped):
-            self._sgr(params)
+        if not plain and skipped:
+            reset = max(run.rfind(r, 0, skipped) for r in ("\x1b[m", "\x1b[0m", "\x1b[0;"))
+            if reset >= 0:
+                self.attrs = self._reset
+            for params in _SGR.findall(run, max(reset, 0), skipped):
+                self._sgr(params)
         new = self._rows(lines[tail_start:], row_counts, visible=height - 1)
 
         buffer, wrapped = screen.buffer, screen.wrapped
