@@ -1,0 +1,1 @@
+"""The multiplexer: server, sessions, windows, panes, and the client protocol."""
