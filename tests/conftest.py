@@ -6,8 +6,10 @@ import asyncio
 import os
 import select
 import signal
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -120,3 +122,20 @@ def kill_group_members(pgid: int) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def world_executable(path: str) -> bool:
+    """Whether any user can run `path`: the file and every directory above it are o+x."""
+    real = Path(os.path.realpath(path))
+    return all(part.stat().st_mode & 0o001 for part in (real, *real.parents))
+
+
+def interpreter_for_nobody() -> str:
+    """An interpreter user nobody can start: ours, unless it lives under e.g. /root (0700)."""
+    if world_executable(sys.executable):
+        return sys.executable
+    for directory in BASE_ENV["PATH"].split(":"):
+        candidate = os.path.join(directory, "python3")
+        if os.path.isfile(candidate) and world_executable(candidate):
+            return candidate
+    pytest.skip(f"no Python that user nobody may run: {sys.executable} is not world-executable")

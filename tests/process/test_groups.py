@@ -37,6 +37,7 @@ from tests.conftest import (
     DEADLINE,
     children_of,
     group_members,
+    interpreter_for_nobody,
     kill_group_members,
     pid_exists,
     process_state,
@@ -82,23 +83,6 @@ async def running_group() -> AsyncIterator[Child]:
         kill_group_members(child.pid)
         if child.status is None:
             await asyncio.wait_for(child.wait(), DEADLINE)
-
-
-def world_executable(path: str) -> bool:
-    """Whether any user can run `path`: the file and every directory above it are o+x."""
-    real = Path(os.path.realpath(path))
-    return all(part.stat().st_mode & 0o001 for part in (real, *real.parents))
-
-
-def interpreter_for_nobody() -> str:
-    """An interpreter user nobody can start: ours, unless it lives under e.g. /root (0700)."""
-    if world_executable(sys.executable):
-        return sys.executable
-    for directory in BASE_ENV["PATH"].split(":"):
-        candidate = os.path.join(directory, "python3")
-        if os.path.isfile(candidate) and world_executable(candidate):
-            return candidate
-    pytest.skip(f"no Python that user nobody may run: {sys.executable} is not world-executable")
 
 
 def run_isolated(

@@ -1,0 +1,211 @@
+"""Where the server's Unix socket lives, and who may talk to it.
+
+Whoever can connect to the socket can type into every pane, so it is guarded three ways, as
+tmux guards its own: the directory holding it is ours alone (a real directory, owned by our
+euid, mode 0700), the socket file is 0600, and every peer's uid is checked as it connects
+(SO_PEERCRED: the owner and root only). The default location gets the directory checks
+(`ensure_socket_dir` in the server, `check_socket_dir` in a client); an explicit `-S PATH`
+is the user's choice of place, and only the socket itself is checked, as in tmux.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import stat
+import struct
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_NAME",
+    "SocketError",
+    "bind_server_socket",
+    "check_socket_dir",
+    "ensure_socket_dir",
+    "peer_allowed",
+    "peer_uid",
+    "socket_dir",
+    "socket_path",
+]
+
+DEFAULT_NAME = "default"
+"""The socket name when no `-L NAME` is given."""
+
+_UCRED = struct.Struct("iII")
+"""struct ucred from SO_PEERCRED: pid_t pid, uid_t uid, gid_t gid (uid_t and gid_t unsigned)."""
+
+
+class SocketError(Exception):
+    """A socket location we refuse or cannot use; the message is one line for the user."""
+
+
+def socket_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """BASE/termhost-UID, BASE being $TERMHOST_TMPDIR, else $XDG_RUNTIME_DIR, else /tmp.
+
+    Empty variables count as unset. The base is made absolute so that a server and a client
+    started from different directories agree. Nothing is created here.
+    """
+    base = env.get("TERMHOST_TMPDIR") or env.get("XDG_RUNTIME_DIR") or "/tmp"
+    return Path(base).absolute() / f"termhost-{os.geteuid()}"
+
+
+def socket_path(
+    name: str | None = None, path: str | None = None, env: Mapping[str, str] = os.environ
+) -> Path:
+    """The socket for `-L NAME` (a file in `socket_dir`) or `-S PATH`; `-S` wins, as in tmux.
+
+    A NAME is a file name, never a path: one with "/" (or ".", "..", "") would put the
+    socket outside the checked directory.
+    """
+    if path is not None:
+        if not path:
+            raise SocketError("empty socket path: give -S a file name")
+        return Path(path).absolute()
+    if name is None:
+        name = DEFAULT_NAME
+    if name in ("", ".", "..") or "/" in name or "\0" in name:
+        raise SocketError(
+            f"invalid socket name {name!r}: -L takes a plain file name (use -S PATH for a path)"
+        )
+    return socket_dir(env) / name
+
+
+def ensure_socket_dir(directory: Path) -> None:
+    """Create `directory` 0700 if missing, then refuse it unless it is ours alone.
+
+    Another process creating it at the same moment is fine: whoever made it, the checks that
+    follow decide whether it may be used.
+    """
+    try:
+        directory.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise SocketError(f"cannot create socket directory {directory}: {error.strerror}") from None
+    check_socket_dir(directory)
+
+
+def check_socket_dir(directory: Path) -> None:
+    """The checks of `ensure_socket_dir` without creating anything (for clients).
+
+    lstat, not stat: a symlink planted in a shared /tmp would send our socket, and whoever
+    connects to it, wherever its maker chose.
+    """
+    try:
+        info = os.lstat(directory)
+    except FileNotFoundError:
+        raise SocketError(
+            f"socket directory {directory} does not exist: no server has been started there"
+        ) from None
+    except OSError as error:
+        raise SocketError(
+            f"cannot examine socket directory {directory}: {error.strerror}"
+        ) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise SocketError(
+            f"socket directory {directory} is a symbolic link: remove it and termhost will "
+            "create the directory itself"
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        raise SocketError(f"socket directory {directory} is not a directory: remove it")
+    euid = os.geteuid()
+    if info.st_uid != euid:
+        raise SocketError(
+            f"socket directory {directory} is owned by uid {info.st_uid}, not by you "
+            f"(uid {euid}): remove it, or set TERMHOST_TMPDIR to a directory of your own"
+        )
+    if info.st_mode & 0o077:
+        raise SocketError(
+            f"socket directory {directory} is accessible by other users "
+            f"(mode {stat.S_IMODE(info.st_mode):04o}): remove it or fix it with chmod 700"
+        )
+
+
+def peer_uid(sock: socket.socket) -> int:
+    """The uid of the process at the other end of a connected AF_UNIX socket.
+
+    The kernel records it at connect() (or socketpair()), so the peer cannot lie about it.
+    """
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _UCRED.size)
+    _pid, uid, _gid = _UCRED.unpack(creds)
+    return int(uid)
+
+
+def peer_allowed(sock: socket.socket) -> bool:
+    """Whether the peer may talk to our server: our own euid, or root (who could anyway)."""
+    uid = peer_uid(sock)
+    return uid in (os.geteuid(), 0)
+
+
+def bind_server_socket(path: Path) -> socket.socket:
+    """A listening AF_UNIX stream socket at `path`, mode 0600.
+
+    The mode is set by the umask around bind(), because a chmod after it would leave a
+    moment in which others could connect. The umask is process-wide: a file another thread
+    creates during that bind() gets mode 0600 too, so bind before starting threads.
+
+    A file already at `path` is a stale socket when connecting to it is refused (a server
+    died without unlinking it): it is replaced. A server that answers, or anything that is
+    not a socket, is left alone and refused. The live server sees that probe as a client
+    that hangs up without a word, which it must take in its stride anyway.
+    """
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        try:
+            _bind_private(sock, path)
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            _remove_stale_socket(path)
+            _bind_private(sock, path)
+        sock.listen()
+    except OSError as error:
+        sock.close()
+        raise SocketError(f"cannot create socket {path}: {error.strerror or error}") from None
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _bind_private(sock: socket.socket, path: Path) -> None:
+    """bind() with umask 0o177, so the socket is born 0600."""
+    old_umask = os.umask(0o177)
+    try:
+        sock.bind(os.fspath(path))
+    finally:
+        os.umask(old_umask)
+
+
+def _remove_stale_socket(path: Path) -> None:
+    """Unlink the socket at `path` if nobody listens on it; raise SocketError otherwise."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return  # gone since bind() found it: bind again
+    if not stat.S_ISSOCK(info.st_mode):
+        raise SocketError(
+            f"{path} exists and is not a socket: refusing to delete it; "
+            "remove it yourself or choose another path"
+        )
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    # Non-blocking: a live server with a full backlog gives EAGAIN at once instead of a hang.
+    probe.setblocking(False)
+    try:
+        probe.connect(os.fspath(path))
+    except ConnectionRefusedError:
+        pass  # stale: the file is there but nobody listens
+    except BlockingIOError:
+        raise SocketError(f"a server is already listening on {path}") from None
+    except OSError as error:
+        raise SocketError(f"cannot check the socket at {path}: {error.strerror}") from None
+    else:
+        raise SocketError(f"a server is already listening on {path}")
+    finally:
+        probe.close()
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass  # someone else cleared it first: bind again
