@@ -1,8 +1,7 @@
-"""The `termhost` command line: global options, then a tmux-style verb.
+"""The `termhost` command line: global options, then a tmux-style verb run by the server.
 
-Only the global options exist so far; the verbs arrive with the server (see README,
-"Status"). Every failure is one line on stderr and an exit status: 1 for a failure,
-2 for a usage error, never a traceback.
+Every failure is one line on stderr and an exit status: 1 for a failure (tmux's), 2 for a
+usage error of the command line itself, never a traceback.
 """
 
 from __future__ import annotations
@@ -36,7 +35,13 @@ def _parser() -> _Parser:
         "-V", "--version", action="version", version=f"termhost {__version__}",
         help="print the version and exit",
     )
-    parser.add_argument("verb", nargs="?", help="a tmux-style command (none exist yet)")
+    parser.add_argument("-L", dest="socket_name", metavar="NAME",
+                        help="the server's socket name (default: default)")
+    parser.add_argument("-S", dest="socket_path", metavar="PATH",
+                        help="the server's socket path (overrides -L)")
+    parser.add_argument("-f", dest="config", metavar="FILE",
+                        help="configuration file (-f /dev/null: none)")
+    parser.add_argument("verb", nargs="?", help="a tmux-style command, e.g. new-session -d")
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
 
@@ -46,9 +51,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.verb is None:
         sys.stderr.write(
-            "termhost: the interactive multiplexer is not built yet; today termhost offers "
-            "its process layer as a library (see README.md, Status)\n"
+            "termhost: the interactive client is not built yet; the tmux verbs work "
+            "(e.g. termhost new-session -d, see README.md)\n"
         )
         return EXIT_FAILURE
-    sys.stderr.write(f"termhost: unknown command: {args.verb} (try 'termhost --help')\n")
-    return EXIT_USAGE
+    from termhost.mux import client, paths, verbs
+
+    if verbs.lookup(args.verb) is None:
+        sys.stderr.write(f"termhost: unknown command: {args.verb} (try 'termhost --help')\n")
+        return EXIT_USAGE
+    try:
+        path = paths.socket_path(args.socket_name, args.socket_path)
+        return client.run([args.verb, *args.arguments], path)
+    except (paths.SocketError, client.ClientError) as error:
+        sys.stderr.write(f"termhost: {error}\n")
+        return EXIT_FAILURE
+    except OSError as error:
+        sys.stderr.write(f"termhost: {error.strerror or error}\n")
+        return EXIT_FAILURE

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -25,10 +25,12 @@ __all__ = [
     "FrameType",
     "ProtocolError",
     "decode_argv",
+    "decode_environ",
     "decode_exit",
     "decode_hello",
     "decode_size",
     "encode_argv",
+    "encode_environ",
     "encode_exit",
     "encode_frame",
     "encode_hello",
@@ -74,6 +76,10 @@ class FrameType(enum.IntEnum):
     """Attached client to server: the client terminal's new size."""
     DETACH = 10
     """Either side: the attached client leaves (payload: the reason, for the message)."""
+    ENVIRON = 11
+    """Client to server, before COMMAND: the client's environment (NUL-separated K=V)."""
+    CWD = 12
+    """Client to server, before COMMAND: the client's working directory."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,16 @@ def encode_argv(argv: Sequence[str]) -> bytes:
 def decode_argv(payload: bytes) -> list[str]:
     """The inverse of encode_argv (an empty payload is an empty command line)."""
     return [os.fsdecode(arg) for arg in payload.split(b"\0")] if payload else []
+
+
+def encode_environ(env: Mapping[str, str]) -> bytes:
+    """An environment for ENVIRON."""
+    return encode_argv([f"{key}={value}" for key, value in env.items()])
+
+
+def decode_environ(payload: bytes) -> dict[str, str]:
+    """The inverse of encode_environ."""
+    return dict(entry.partition("=")[::2] for entry in decode_argv(payload))
 
 
 def encode_size(cols: int, rows: int) -> bytes:

@@ -1,0 +1,312 @@
+"""The tmux verbs the server runs, one small declared unit each (tmux's cmd-*.c).
+
+Each command has its name, aliases, getopt flag string and usage next to the function
+that runs it; `run_command` parses the command line as tmux does (`getopt`), resolves
+the target, and returns what goes to the client's stdout and stderr and the exit status.
+Messages and exit statuses follow tmux: `can't find session: X` and 1, usage errors 1.
+"""
+
+from __future__ import annotations
+
+import getopt
+import os
+import socket
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from termhost.mux.formats import expand
+from termhost.mux.model import Session, Window
+from termhost.mux.pane import Pane
+from termhost.mux.verbs import VERBS, lookup
+from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
+
+if TYPE_CHECKING:
+    from termhost.mux.server import Server
+
+__all__ = ["COMMANDS", "CommandError", "Result", "run_command"]
+
+
+class CommandError(Exception):
+    """A command failed; the message is the one line tmux would print."""
+
+
+@dataclass
+class Result:
+    stdout: str = ""
+    stderr: str = ""
+    status: int = 0
+
+
+@dataclass
+class Context:
+    """Who asked: the client's environment and working directory."""
+
+    server: Server
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+
+Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
+
+COMMANDS: dict[str, Run] = {}
+"""Implementations by verb name; verbs.py declares each verb's flags and usage."""
+
+
+def command(name: str) -> Callable[[Run], Run]:
+    if name not in VERBS:
+        raise KeyError(f"{name} is not declared in verbs.py")
+
+    def register(run: Run) -> Run:
+        COMMANDS[name] = run
+        return run
+
+    return register
+
+
+async def run_command(context: Context, argv: Sequence[str]) -> Result:
+    """Run one command line; errors become a one-line message and status 1."""
+    if not argv:
+        return Result(stderr="no command given\n", status=1)
+    verb = lookup(argv[0])
+    if verb is None:
+        return Result(stderr=f"unknown command: {argv[0]}\n", status=1)
+    try:
+        options, arguments = getopt.getopt(list(argv[1:]), verb.flags)
+    except getopt.GetoptError as error:
+        return Result(stderr=f"{error.msg}\nusage: {verb.name} {verb.usage}\n", status=1)
+    try:
+        run = COMMANDS[verb.name]
+        return await run(context, {flag[1]: value for flag, value in options}, arguments)
+    except CommandError as error:
+        return Result(stderr=f"{error}\n", status=1)
+
+
+# --- targets and formats ---------------------------------------------------------------
+
+
+def find_session(server: Server, target: str | None) -> Session:
+    """`-t` as a session: `$ID`, `=NAME` (exact), NAME, or a unique NAME prefix."""
+    sessions = list(server.sessions.values())
+    if not sessions:
+        raise CommandError("no sessions")
+    if target is None or target == "":
+        return max(sessions, key=lambda s: s.created)
+    name = target.split(":", 1)[0]
+    if name.startswith("$") and name[1:].isdigit():
+        for session in sessions:
+            if session.id == int(name[1:]):
+                return session
+    elif name.startswith("="):
+        if name[1:] in server.sessions:
+            return server.sessions[name[1:]]
+    elif name in server.sessions:
+        return server.sessions[name]
+    else:
+        matches = [s for s in sessions if s.name.startswith(name)]
+        if len(matches) == 1:
+            return matches[0]
+    raise CommandError(f"can't find session: {name}")
+
+
+def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane]:
+    """`-t` as a pane: `%ID`, `@ID`, or SESSION[:WINDOW[.PANE]] (indexes or names)."""
+    if target and target[0] in "%@":
+        kind = "pane" if target[0] == "%" else "window"
+        for session in server.sessions.values():
+            for window in session.windows:
+                if target in (window.pane.name, f"@{window.id}"):
+                    return session, window, window.pane
+        raise CommandError(f"can't find {kind}: {target}")
+    session = find_session(server, target)
+    window = session.active_window
+    if target and ":" in target:
+        spec = target.split(":", 1)[1]
+        window_part, _, pane_part = spec.partition(".")
+        if window_part:
+            window = _find_window(session, window_part)
+        if pane_part and pane_part not in ("0", "%" + str(window.pane.id)):
+            raise CommandError(f"can't find pane: {pane_part}")
+    return session, window, window.pane
+
+
+def _find_window(session: Session, spec: str) -> Window:
+    for window in session.windows:
+        if (spec.isdigit() and window.index == int(spec)) or window.name == spec:
+            return window
+    raise CommandError(f"can't find window: {spec}")
+
+
+def variables(
+    session: Session, window: Window | None = None, server: Server | None = None
+) -> dict[str, str]:
+    """The `#{...}` variables for a session, its window and that window's pane."""
+    window = window or session.active_window
+    pane = window.pane
+    screen = pane.terminal.screen
+    host = socket.gethostname()
+    values = {
+        "session_name": session.name,
+        "session_id": f"${session.id}",
+        "session_windows": str(len(session.windows)),
+        "session_created": str(int(session.created)),
+        "session_attached": "0",
+        "window_index": str(window.index),
+        "window_id": f"@{window.id}",
+        "window_name": window.name,
+        "window_active": "1" if window is session.active_window else "0",
+        "window_panes": str(len(window.panes)),
+        "window_flags": "*" if window is session.active_window else "",
+        "pane_index": "0",
+        "pane_id": pane.name,
+        "pane_pid": str(pane.pid),
+        "pane_active": "1",
+        "pane_dead": "1" if pane.closed else "0",
+        "pane_title": screen.title or host,
+        "pane_current_command": pane.current_command(),
+        "pane_width": str(pane.terminal.cols),
+        "pane_height": str(pane.terminal.rows),
+        "cursor_x": str(min(screen.cursor.x, pane.terminal.cols - 1)),
+        "cursor_y": str(screen.cursor.y),
+        "history_size": str(len(pane.terminal.history)),
+        "history_limit": str(pane.terminal.history.limit),
+        "alternate_on": "1" if screen.alternate_screen else "0",
+        "pid": str(os.getpid()),
+        "socket_path": str(server.path) if server is not None else "",
+        "host": host,
+        "host_short": host.split(".", 1)[0],
+        "client_tty": "",
+    }
+    return values
+
+
+# --- the verbs -----------------------------------------------------------------------
+
+
+@command("new-session")
+async def new_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    server = context.server
+    if "d" not in flags:
+        raise CommandError(
+            "new-session without -d needs the attach client, which is not built yet: use -d"
+        )
+    name = flags.get("s")
+    if name is not None and (not name or ":" in name or "." in name):
+        raise CommandError(f"invalid session name: {name}")
+    if name is not None and name in server.sessions:
+        raise CommandError(f"duplicate session: {name}")
+    cols = _size(flags.get("x", "80"), "width")
+    rows = _size(flags.get("y", "24"), "height")
+    cwd = flags.get("c") or context.cwd
+    if cwd is not None and not os.path.isdir(cwd):
+        raise CommandError(f"bad working directory: {cwd}")
+    env = dict(context.env)
+    env.pop("TMUX", None)
+    for assignment in [flags["e"]] if "e" in flags else []:
+        key, equals, value = assignment.partition("=")
+        if not equals:
+            raise CommandError(f"invalid environment: {assignment}")
+        env[key] = value
+    await server.new_session(name, cols, rows, args, env, cwd, flags.get("n"))
+    return Result()
+
+
+def _size(text: str, what: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 10000:
+        raise CommandError(f"{what} {text} is invalid")
+    return int(text)
+
+
+@command("has-session")
+async def has_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    find_session(context.server, flags.get("t"))
+    return Result()
+
+
+@command("list-sessions")
+async def list_sessions(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    template = flags.get(
+        "F", "#{session_name}: #{session_windows} windows (created #{session_created_string})"
+    )
+    lines = []
+    for session in context.server.sessions.values():
+        values = variables(session, server=context.server)
+        values["session_created_string"] = time.ctime(session.created)
+        lines.append(expand(template, values) + "\n")
+    return Result(stdout="".join(lines))
+
+
+@command("kill-session")
+async def kill_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    context.server.kill_session(session)
+    return Result()
+
+
+@command("kill-server")
+async def kill_server(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    context.server.shutdown()
+    return Result()
+
+
+@command("send-keys")
+async def send_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    screen = pane.terminal.screen
+    modes = KeyModes(
+        application_cursor=screen.application_cursor,
+        application_keypad=screen.application_keypad,
+        bracketed_paste=screen.bracketed_paste,
+    )
+    try:
+        pane.write(encode_keys(args, modes, literal="l" in flags))
+    except UnknownKey as error:
+        raise CommandError(str(error)) from None
+    return Result()
+
+
+@command("capture-pane")
+async def capture_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if "p" not in flags:
+        raise CommandError("capture-pane needs -p until paste buffers exist")
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    terminal = pane.terminal
+    history = terminal.history
+    rows = [*history.lines(), *terminal.display]
+    wrapped = [history.wrapped(i) for i in range(len(history))]
+    wrapped += [y in terminal.screen.wrapped for y in range(terminal.rows)]
+    top = len(history)  # index of screen line 0
+    start = _line(flags.get("S"), top, 0, len(rows))
+    end = _line(flags.get("E"), top, terminal.rows - 1, len(rows))
+    out: list[str] = []
+    joining = False
+    for index in range(start, end + 1):
+        text = rows[index] if "N" in flags or "J" in flags else rows[index].rstrip(" ")
+        if joining:
+            out[-1] += text
+        else:
+            out.append(text)
+        joining = "J" in flags and wrapped[index]
+    return Result(stdout="".join(line + "\n" for line in out))
+
+
+def _line(value: str | None, top: int, default: int, count: int) -> int:
+    """-S/-E: a line number (0 = the first screen line, negative = scrollback) or `-`."""
+    if value is None:
+        position = top + default
+    elif value == "-":
+        position = 0 if default == 0 else count - 1
+    else:
+        try:
+            position = top + int(value)
+        except ValueError:
+            raise CommandError(f"invalid line number: {value}") from None
+    return max(0, min(position, count - 1))
+
+
+@command("display-message")
+async def display_message(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    message = expand(" ".join(args), variables(session, window, context.server))
+    return Result(stdout=message + "\n" if "p" in flags else "")

@@ -1,0 +1,147 @@
+"""A pane: a process on a PTY, and the terminal that emulates what it writes.
+
+The server's event loop reads the PTY master (non-blocking, as much as there is), feeds
+the terminal, and flushes it once the master is drained, so device-query answers go back
+promptly and a flood is emulated in large batches. The process is watched through its
+pidfd; its exit (or the PTY's end) closes the pane.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import signal
+from collections.abc import Callable, Mapping, Sequence
+
+from termhost.process import Child, Command, ExitStatus, spawn_in_pty
+from termhost.process.groups import signal_process_group
+from termhost.process.pty_pair import set_window_size
+from termhost.terminal import Terminal
+
+__all__ = ["Pane"]
+
+_READ_SIZE = 65536
+_READS_PER_TURN = 16
+"""Reads before yielding to the loop, so one flooding pane cannot starve the others."""
+
+
+class Pane:
+    """One pane; `on_close` is called once, when its process is gone and the PTY drained."""
+
+    def __init__(
+        self, pane_id: int, child: Child, master: int, terminal: Terminal, argv: Sequence[str]
+    ) -> None:
+        self.id = pane_id
+        self.child = child
+        self.master = master
+        self.terminal = terminal
+        self.argv = list(argv)
+        self.closed = False
+        self.exit_status: ExitStatus | None = None
+        self.on_close: Callable[[Pane], None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(
+        cls,
+        pane_id: int,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | None,
+        cols: int,
+        rows: int,
+        history_limit: int,
+    ) -> Pane:
+        """Start `argv` on a new PTY of cols x rows (through the Pty-mode spawn helper)."""
+        command = Command(argv[0], argv[1:], env=dict(env), cwd=cwd)
+        child, master = await spawn_in_pty(command, cols, rows)
+        os.set_blocking(master, False)
+        terminal = Terminal(cols, rows, history_limit=history_limit)
+        pane = cls(pane_id, child, master, terminal, argv)
+        terminal.screen.reply = pane.write
+        loop = asyncio.get_running_loop()
+        loop.add_reader(master, pane._readable)
+        pane._watcher = loop.create_task(pane._watch())
+        return pane
+
+    @property
+    def name(self) -> str:
+        """`%N`, as tmux names panes."""
+        return f"%{self.id}"
+
+    @property
+    def pid(self) -> int:
+        return self.child.pid
+
+    def current_command(self) -> str:
+        """The name of the process in the foreground of the pane's terminal."""
+        try:
+            pgrp = os.tcgetpgrp(self.master)
+            with open(f"/proc/{pgrp}/comm") as comm:
+                return comm.read().strip()
+        except OSError:
+            return os.path.basename(self.argv[0])
+
+    def write(self, data: bytes) -> None:
+        """Bytes to the program, as if typed (keys, pastes, query answers)."""
+        if self.closed:
+            return
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.master, view)
+            except BlockingIOError:
+                continue  # the tty's input queue is full: the program reads it soon
+            except OSError:
+                return  # the PTY is gone
+            view = view[written:]
+
+    def resize(self, cols: int, rows: int) -> None:
+        """TIOCSWINSZ (the kernel sends SIGWINCH to the foreground group) and the terminal."""
+        if not self.closed:
+            set_window_size(self.master, cols, rows)
+        self.terminal.resize(cols, rows)
+
+    def kill(self) -> None:
+        """End the pane as tmux does: SIGHUP to its process group, then close the PTY."""
+        if not self.closed:
+            try:
+                signal_process_group(self.child.pid, signal.SIGHUP)
+            except PermissionError:
+                pass
+            self._close()
+
+    def _readable(self) -> None:
+        for _ in range(_READS_PER_TURN):
+            try:
+                data = os.read(self.master, _READ_SIZE)
+            except BlockingIOError:
+                break
+            except OSError as error:
+                if error.errno != errno.EIO:
+                    raise
+                data = b""  # EIO: every slave fd is closed
+            if not data:
+                self._close()
+                return
+            self.terminal.feed(data)
+        self.terminal.flush()
+
+    async def _watch(self) -> None:
+        self.exit_status = await self.child.wait()
+        if not self.closed:
+            self._readable()  # what the process wrote just before it ended
+        self._close()
+
+    def _close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(self.master)
+        os.close(self.master)
+        self.terminal.flush()
+        if self.on_close is not None:
+            self.on_close(self)

@@ -1,0 +1,211 @@
+"""The termhost server: one per socket, holding the sessions and running client commands.
+
+Started on demand by the first command that needs it (see client.py), in its own session
+with its output in a log file, it serves the protocol of protocol.py: each connection
+says HELLO, sends its environment, cwd and one command line, and gets the output and
+the exit status back. A peer of another uid, a bad HELLO or a malformed frame drops that
+connection only. The server exits when its last session ends, or on `kill-server`.
+
+Run as `python -m termhost.mux.server --socket PATH`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+from termhost.mux.commands import Context, run_command
+from termhost.mux.model import Session, Window
+from termhost.mux.pane import Pane
+from termhost.mux.paths import SocketError, bind_server_socket, peer_allowed
+from termhost.mux.protocol import (
+    PROTOCOL_VERSION,
+    Frame,
+    FrameDecoder,
+    FrameType,
+    ProtocolError,
+    decode_argv,
+    decode_environ,
+    decode_hello,
+    encode_exit,
+    encode_frame,
+    encode_hello,
+    version_mismatch,
+)
+from termhost.terminal.scrollback import DEFAULT_HISTORY_LIMIT
+
+__all__ = ["DEFAULT_TERMINAL", "Server", "main"]
+
+DEFAULT_TERMINAL = "tmux-256color"
+"""TERM for panes (tmux's `default-terminal`): termhost emulates what tmux does."""
+_HANDSHAKE_TIMEOUT = 10.0
+
+
+class Server:
+    """The sessions, and the loop that serves clients until nothing is left."""
+
+    def __init__(self, path: Path, listener: socket.socket) -> None:
+        self.path = path
+        self.listener = listener
+        self.sessions: dict[str, Session] = {}
+        self._ids = {"session": 0, "window": 0, "pane": 0}
+        self._done = asyncio.Event()
+
+    def _next(self, kind: str) -> int:
+        value = self._ids[kind]
+        self._ids[kind] += 1
+        return value
+
+    async def serve(self) -> None:
+        """Accept clients until `shutdown()`."""
+        server = await asyncio.start_unix_server(self._client, sock=self.listener)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            loop.add_signal_handler(signum, self.shutdown)
+        try:
+            await self._done.wait()
+        finally:
+            server.close()
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+
+    def shutdown(self) -> None:
+        """kill-server: every pane killed, then the server exits."""
+        for session in list(self.sessions.values()):
+            self.kill_session(session)
+        self._done.set()
+
+    # --- the model ---------------------------------------------------------------------
+
+    async def new_session(
+        self,
+        name: str | None,
+        cols: int,
+        rows: int,
+        args: Sequence[str],
+        env: dict[str, str],
+        cwd: str | None,
+        window_name: str | None,
+    ) -> Session:
+        """A session with one window running `args` (one string: through `sh -c`)."""
+        session_id = self._next("session")
+        name = name if name is not None else str(session_id)
+        while name in self.sessions:  # an automatic name taken by an explicit one
+            name = str(self._next("session"))
+        if len(args) == 1:
+            argv = ["/bin/sh", "-c", args[0]]
+        elif args:
+            argv = list(args)
+        else:
+            argv = [env.get("SHELL") or "/bin/sh"]
+        pane_id = self._next("pane")
+        env = {
+            **env,
+            "TERM": DEFAULT_TERMINAL,
+            "TERMHOST": f"{self.path},{os.getpid()},{session_id}",
+            "TERMHOST_PANE": f"%{pane_id}",
+        }
+        pane = await Pane.start(
+            pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
+            history_limit=DEFAULT_HISTORY_LIMIT,
+        )
+        session = Session(session_id, name, cols, rows)
+        window = Window(self._next("window"), 0, window_name or pane.current_command(), pane)
+        session.windows.append(window)
+        self.sessions[name] = session
+        pane.on_close = lambda _: self._window_closed(session, window)
+        return session
+
+    def kill_session(self, session: Session) -> None:
+        """Every pane of the session killed; the session goes with its last window."""
+        for window in list(session.windows):
+            window.pane.kill()
+
+    def _window_closed(self, session: Session, window: Window) -> None:
+        if window in session.windows:
+            session.windows.remove(window)
+        if not session.windows and self.sessions.get(session.name) is session:
+            del self.sessions[session.name]
+            if not self.sessions:
+                self._done.set()  # the last session ended: so does the server
+
+    # --- clients -------------------------------------------------------------------
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            sock = writer.get_extra_info("socket")
+            if sock is None or not peer_allowed(sock):
+                return
+            await self._converse(reader, writer)
+        except (TimeoutError, ProtocolError, ConnectionError, asyncio.IncompleteReadError):
+            pass  # that client is dropped; the server carries on
+        finally:
+            writer.close()
+
+    async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        decoder = FrameDecoder()
+        frames = _frames(reader, decoder)
+        hello = await asyncio.wait_for(anext(frames), _HANDSHAKE_TIMEOUT)
+        version = decode_hello(hello)
+        writer.write(encode_hello())
+        if version != PROTOCOL_VERSION:
+            writer.write(encode_frame(FrameType.ERROR, version_mismatch(
+                PROTOCOL_VERSION, version).encode()))
+            await writer.drain()
+            return
+        context = Context(self)
+        async for frame in frames:
+            if frame.type is FrameType.ENVIRON:
+                context.env = decode_environ(frame.payload)
+            elif frame.type is FrameType.CWD:
+                context.cwd = os.fsdecode(frame.payload) or None
+            elif frame.type is FrameType.COMMAND:
+                result = await run_command(context, decode_argv(frame.payload))
+                if result.stdout:
+                    writer.write(encode_frame(FrameType.STDOUT, result.stdout.encode()))
+                if result.stderr:
+                    writer.write(encode_frame(FrameType.STDERR, result.stderr.encode()))
+                writer.write(encode_frame(FrameType.EXIT, encode_exit(result.status)))
+                await writer.drain()
+                return
+            else:
+                raise ProtocolError(f"unexpected {frame.type.name} frame")
+
+
+async def _frames(reader: asyncio.StreamReader, decoder: FrameDecoder) -> AsyncIterator[Frame]:
+    while True:
+        data = await reader.read(65536)
+        if not data:
+            return
+        for frame in decoder.feed(data):
+            yield frame
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The server process: bind the socket, serve until the last session ends."""
+    parser = argparse.ArgumentParser(prog="termhost-server")
+    parser.add_argument("--socket", required=True, type=Path)
+    args = parser.parse_args(argv)
+    try:
+        listener = bind_server_socket(args.socket)
+    except SocketError as error:
+        print(f"termhost server: {error}", file=sys.stderr)
+        return 1
+
+    async def run() -> None:
+        await Server(args.socket, listener).serve()
+
+    asyncio.run(run())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

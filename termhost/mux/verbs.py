@@ -1,0 +1,47 @@
+"""The tmux verbs termhost knows: name, aliases, getopt flags and usage of each.
+
+Kept apart from their implementations (commands.py) so that the CLI can recognise a
+verb, or say it is unknown, without importing the server's side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["VERBS", "Verb", "lookup"]
+
+
+@dataclass(frozen=True)
+class Verb:
+    name: str
+    aliases: tuple[str, ...]
+    flags: str
+    """getopt's letters, `x:` taking a value, as in tmux's command table."""
+    usage: str
+
+
+VERBS = {
+    verb.name: verb
+    for verb in (
+        Verb("new-session", ("new",), "ds:x:y:c:n:e:",
+             "[-d] [-c dir] [-e VAR=value] [-n window-name] [-s session-name] [-x width] "
+             "[-y height] [command]"),
+        Verb("has-session", ("has",), "t:", "[-t target-session]"),
+        Verb("list-sessions", ("ls",), "F:", "[-F format]"),
+        Verb("kill-session", (), "t:", "[-t target-session]"),
+        Verb("kill-server", (), "", ""),
+        Verb("send-keys", ("send",), "lt:", "[-l] [-t target-pane] key ..."),
+        Verb("capture-pane", ("capturep",), "pt:S:E:JNe",
+             "[-eJNp] [-S start-line] [-E end-line] [-t target-pane]"),
+        Verb("display-message", ("display",), "pt:", "[-p] [-t target-pane] [message]"),
+    )
+}
+_BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}
+
+
+def lookup(word: str) -> Verb | None:
+    """The verb `word` names: a name, an alias, or an unambiguous prefix (as tmux)."""
+    if word in _BY_ALIAS:
+        return _BY_ALIAS[word]
+    found = {verb.name: verb for key, verb in _BY_ALIAS.items() if key.startswith(word)}
+    return next(iter(found.values())) if len(found) == 1 and word else None

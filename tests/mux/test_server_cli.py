@@ -1,0 +1,213 @@
+"""The server driven through the real `termhost` CLI, as a script would drive tmux."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import pid_exists, wait_until
+
+
+class Termhost:
+    """`termhost` against a private TERMHOST_TMPDIR; kills its server at the end."""
+
+    def __init__(self, tmpdir: Path) -> None:
+        self.env = {**os.environ, "TERMHOST_TMPDIR": str(tmpdir)}
+        self.env.pop("TERMHOST", None)
+        self.socket = tmpdir / f"termhost-{os.geteuid()}" / "default"
+
+    def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "termhost", *args], env=self.env, capture_output=True,
+            text=True, timeout=30,
+        )
+        if check and done.returncode != 0:
+            raise AssertionError(f"termhost {' '.join(args)} failed: {done.stderr}")
+        return done
+
+    def screen(self, target: str) -> str:
+        return self("capture-pane", "-p", "-t", target).stdout
+
+    def server_pid(self) -> int | None:
+        done = self("display-message", "-p", "#{pid}", check=False)
+        return int(done.stdout) if done.returncode == 0 else None
+
+
+@pytest.fixture
+def termhost(tmp_path: Path) -> Iterator[Termhost]:
+    t = Termhost(tmp_path)
+    yield t
+    pid = t.server_pid()
+    t("kill-server", check=False)
+    if pid is not None:
+        wait_until(lambda: not pid_exists(pid), what="the server to exit")
+
+
+def test_a_session_lives_on_a_server_started_on_demand(termhost: Termhost) -> None:
+    assert termhost("has-session", "-t", "work", check=False).stderr.startswith(
+        "termhost: no server running on "
+    )
+    termhost("new-session", "-d", "-s", "work", "-x", "70", "-y", "12")
+    assert termhost("has-session", "-t", "work").returncode == 0
+    listing = termhost("list-sessions").stdout
+    assert listing.startswith("work: 1 windows (created ")
+    assert termhost("ls", "-F", "#{session_name} #{session_windows}").stdout == "work 1\n"
+    assert termhost("display", "-p", "-t", "work", "#{pane_width}x#{pane_height}").stdout == (
+        "70x12\n"
+    )
+
+
+def test_tmux_errors_and_exit_statuses(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "work")
+    duplicate = termhost("new-session", "-d", "-s", "work", check=False)
+    assert (duplicate.returncode, duplicate.stderr) == (1, "duplicate session: work\n")
+    missing = termhost("has-session", "-t", "nope", check=False)
+    assert (missing.returncode, missing.stderr) == (1, "can't find session: nope\n")
+    bad_flag = termhost("new-session", "-Q", check=False)
+    assert bad_flag.returncode == 1 and "usage: new-session" in bad_flag.stderr
+    unknown = termhost("frobnicate", check=False)
+    assert unknown.returncode == 2 and "unknown command: frobnicate" in unknown.stderr
+    assert "Traceback" not in duplicate.stderr + missing.stderr + bad_flag.stderr
+
+
+def test_keys_sent_to_a_pane_show_on_its_screen(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "work", "-x", "60", "-y", "8", "cat")
+    termhost("send-keys", "-t", "work", "typed line", "Enter")
+    termhost("send-keys", "-t", "work:0.0", "-l", "literal Enter")
+    wait_until(lambda: "literal Enter" in termhost.screen("work"), what="the keys on screen")
+    lines = termhost.screen("work").splitlines()
+    assert lines[:3] == ["typed line", "typed line", "literal Enter"]  # tty echo, cat's copy
+    x, y = termhost("display", "-p", "-t", "work", "#{cursor_x} #{cursor_y}").stdout.split()
+    assert (int(x), int(y)) == (len("literal Enter"), 2)
+
+
+def test_capture_pane_matches_tmux_for_the_same_output(termhost: Termhost, tmp_path: Path) -> None:
+    script = "printf 'one\\n\\ttab\\n\\033[31mred\\033[0m  trailing  \\nwide 日本\\n'; sleep 100"
+    termhost("new-session", "-d", "-s", "cap", "-x", "40", "-y", "6", script)
+    tmux = ["tmux", "-L", f"termhost-cap-{os.getpid()}", "-f", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    subprocess.run([*tmux, "new-session", "-d", "-x", "40", "-y", "6", script], env=env,
+                   check=True, timeout=10)
+    try:
+        def tmux_screen() -> str:
+            return subprocess.run([*tmux, "capture-pane", "-p"], env=env, capture_output=True,
+                                  text=True, check=True, timeout=10).stdout
+
+        wait_until(lambda: "wide" in tmux_screen(), what="tmux's pane")
+        wait_until(lambda: "wide" in termhost.screen("cap"), what="termhost's pane")
+        assert termhost.screen("cap") == tmux_screen()
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
+
+
+def test_history_is_captured_with_S_minus(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "h", "-x", "30", "-y", "5",
+             "seq 1 50; sleep 100")
+    wait_until(lambda: "50" in termhost.screen("h"), what="seq's output")
+    everything = termhost("capture-pane", "-p", "-t", "h", "-S", "-").stdout.split()
+    assert everything[:50] == [str(n) for n in range(1, 51)]
+    assert termhost("capture-pane", "-p", "-t", "h", "-S", "-2", "-E", "-1").stdout == "45\n46\n"
+
+
+def test_the_server_exits_with_its_last_session(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "a", "sleep 100")
+    termhost("new-session", "-d", "-s", "b", "sleep 100")
+    pid = termhost.server_pid()
+    assert pid is not None
+    termhost("kill-session", "-t", "a")
+    assert termhost("ls", "-F", "#{session_name}").stdout == "b\n"
+    termhost("kill-session", "-t", "b")
+    wait_until(lambda: not pid_exists(pid), what="the server to exit")
+    assert not termhost.socket.exists()
+
+
+def test_a_pane_whose_command_ends_closes_its_session(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "brief", "true")
+    termhost("new-session", "-d", "-s", "stays", "sleep 100")
+    wait_until(lambda: termhost("has", "-t", "brief", check=False).returncode == 1,
+               what="the session to close")
+
+
+def test_kill_server_leaves_no_pane_process(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "k", "sleep 1000")
+    pane_pid = int(termhost("display", "-p", "-t", "k", "#{pane_pid}").stdout)
+    server_pid = termhost.server_pid()
+    assert pid_exists(pane_pid)
+    termhost("kill-server")
+    wait_until(lambda: not pid_exists(pane_pid), what="the pane process to end")
+    assert server_pid is not None
+    wait_until(lambda: not pid_exists(server_pid), what="the server to exit")
+
+
+def test_a_killed_server_takes_its_panes_with_it(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "k", "trap '' HUP; sleep 1000")
+    pane_pid = int(termhost("display", "-p", "-t", "k", "#{pane_pid}").stdout)
+    server_pid = termhost.server_pid()
+    assert server_pid is not None
+    os.kill(server_pid, signal.SIGKILL)
+    wait_until(lambda: not pid_exists(pane_pid), what="the pane to die with its server")
+
+
+def test_concurrent_starts_give_one_server(termhost: Termhost) -> None:
+    with ThreadPoolExecutor(6) as pool:
+        results = list(pool.map(
+            lambda n: termhost("new-session", "-d", "-s", f"s{n}", "sleep 100", check=False),
+            range(6),
+        ))
+    assert [r.returncode for r in results] == [0] * 6, [r.stderr for r in results]
+    listing = termhost("ls", "-F", "#{session_name} #{pid}").stdout.split("\n")[:-1]
+    assert sorted(line.split()[0] for line in listing) == [f"s{n}" for n in range(6)]
+    assert len({line.split()[1] for line in listing}) == 1  # all on one server
+
+
+def test_a_stale_socket_is_replaced(termhost: Termhost) -> None:
+    termhost.socket.parent.mkdir(mode=0o700, parents=True)
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(str(termhost.socket))
+    stale.close()  # the file stays, nobody listens
+    termhost("new-session", "-d", "-s", "fresh")
+    assert termhost("has-session", "-t", "fresh").returncode == 0
+
+
+def test_garbage_on_the_socket_drops_only_that_connection(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "g", "sleep 100")
+    for junk in (b"GET / HTTP/1.0\r\n\r\n", b"\x01\xff\xff\xff\xff" + b"x" * 100, b"\x00" * 64):
+        with socket.socket(socket.AF_UNIX) as raw:
+            raw.connect(str(termhost.socket))
+            raw.sendall(junk)
+            raw.settimeout(10)
+            while raw.recv(4096):
+                pass  # the server answers (HELLO) or not, then hangs up
+    assert termhost("has-session", "-t", "g").returncode == 0
+
+
+def test_a_group_readable_socket_directory_is_refused(termhost: Termhost) -> None:
+    termhost.socket.parent.mkdir(mode=0o700, parents=True)
+    termhost.socket.parent.chmod(0o755)
+    done = termhost("new-session", "-d", check=False)
+    assert done.returncode == 1
+    assert "accessible by other users" in done.stderr and "chmod 700" in done.stderr
+
+
+def test_targets_by_id_and_by_index(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "ids", "sleep 100")
+    pane, window, session = termhost(
+        "display", "-p", "-t", "ids", "#{pane_id} #{window_id} #{session_id}"
+    ).stdout.split()
+    for target in (pane, window, session, "ids:0", "ids:0.0", "=ids", "i"):
+        shown = termhost("display", "-p", "-t", target, "#{session_name}").stdout
+        assert shown == "ids\n", target
+    assert termhost("display", "-p", "-t", "%99", "x", check=False).stderr == (
+        "can't find pane: %99\n"
+    )
+    assert termhost("display", "-p", "-t", "ids:5", "x", check=False).stderr == (
+        "can't find window: 5\n"
+    )
