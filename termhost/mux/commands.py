@@ -157,7 +157,8 @@ def variables(
         "window_name": window.name,
         "window_active": "1" if window is session.active_window else "0",
         "window_panes": str(len(window.panes)),
-        "window_flags": "*" if window is session.active_window else "",
+        "window_flags": "*" if window is session.current else "-" if window is session.last
+        else "",
         "pane_index": "0",
         "pane_id": pane.name,
         "pane_pid": str(pane.pid),
@@ -310,3 +311,85 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     session, window, _ = find_pane(context.server, flags.get("t"))
     message = expand(" ".join(args), variables(session, window, context.server))
     return Result(stdout=message + "\n" if "p" in flags else "")
+
+
+@command("new-window")
+async def new_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    cwd = flags.get("c") or context.cwd
+    if cwd is not None and not os.path.isdir(cwd):
+        raise CommandError(f"bad working directory: {cwd}")
+    env = {key: value for key, value in context.env.items() if key != "TMUX"}
+    await context.server.new_window(
+        session, args, env, cwd, flags.get("n"), select="d" not in flags
+    )
+    return Result()
+
+
+@command("list-windows")
+async def list_windows(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    template = flags.get(
+        "F", "#{window_index}: #{window_name}#{window_flags} (#{window_panes} panes) "
+        "[#{pane_width}x#{pane_height}] #{window_id}#{?window_active, (active),}"
+    )
+    return Result(stdout="".join(
+        expand(template, variables(session, window, context.server)) + "\n"
+        for window in session.windows
+    ))
+
+
+@command("select-window")
+async def select_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    session.select(window)
+    return Result()
+
+
+@command("kill-window")
+async def kill_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, window, _ = find_pane(context.server, flags.get("t"))
+    window.pane.kill()
+    return Result()
+
+
+@command("kill-pane")
+async def kill_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    pane.kill()
+    return Result()
+
+
+@command("rename-session")
+async def rename_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    name = _one_name(args, "rename-session")
+    if name != session.name and name in context.server.sessions:
+        raise CommandError(f"duplicate session: {name}")
+    if ":" in name or "." in name:
+        raise CommandError(f"invalid session name: {name}")
+    context.server.rename_session(session, name)
+    return Result()
+
+
+@command("rename-window")
+async def rename_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, window, _ = find_pane(context.server, flags.get("t"))
+    window.name = _one_name(args, "rename-window")
+    return Result()
+
+
+def _one_name(args: list[str], verb: str) -> str:
+    if len(args) != 1 or not args[0]:
+        raise CommandError(f"usage: {verb} {VERBS[verb].usage}")
+    return args[0]
+
+
+@command("list-panes")
+async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    template = flags.get(
+        "F", "#{pane_index}: [#{pane_width}x#{pane_height}] "
+        "[history #{history_size}/#{history_limit}] #{pane_id} (active)"
+    )
+    return Result(stdout=expand(template, variables(session, window, context.server)) + "\n")

@@ -100,6 +100,22 @@ class Server:
         name = name if name is not None else str(session_id)
         while name in self.sessions:  # an automatic name taken by an explicit one
             name = str(self._next("session"))
+        session = Session(session_id, name, cols, rows)
+        await self.new_window(session, args, env, cwd, window_name, select=True)
+        self.sessions[name] = session
+        return session
+
+    async def new_window(
+        self,
+        session: Session,
+        args: Sequence[str],
+        env: dict[str, str],
+        cwd: str | None,
+        name: str | None,
+        *,
+        select: bool,
+    ) -> Window:
+        """A window at the session's lowest free index, its pane running `args`."""
         if len(args) == 1:
             argv = ["/bin/sh", "-c", args[0]]
         elif args:
@@ -110,19 +126,24 @@ class Server:
         env = {
             **env,
             "TERM": DEFAULT_TERMINAL,
-            "TERMHOST": f"{self.path},{os.getpid()},{session_id}",
+            "TERMHOST": f"{self.path},{os.getpid()},{session.id}",
             "TERMHOST_PANE": f"%{pane_id}",
         }
         pane = await Pane.start(
-            pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
+            pane_id, argv, env=env, cwd=cwd, cols=session.cols, rows=session.rows,
             history_limit=DEFAULT_HISTORY_LIMIT,
         )
-        session = Session(session_id, name, cols, rows)
-        window = Window(self._next("window"), 0, window_name or pane.current_command(), pane)
-        session.windows.append(window)
-        self.sessions[name] = session
+        window = Window(
+            self._next("window"), session.free_index(), name or pane.current_command(), pane
+        )
+        session.add(window, select=select)
         pane.on_close = lambda _: self._window_closed(session, window)
-        return session
+        return window
+
+    def rename_session(self, session: Session, name: str) -> None:
+        del self.sessions[session.name]
+        session.name = name
+        self.sessions[name] = session
 
     def kill_session(self, session: Session) -> None:
         """Every pane of the session killed; the session goes with its last window."""
@@ -130,8 +151,7 @@ class Server:
             window.pane.kill()
 
     def _window_closed(self, session: Session, window: Window) -> None:
-        if window in session.windows:
-            session.windows.remove(window)
+        session.remove(window)
         if not session.windows and self.sessions.get(session.name) is session:
             del self.sessions[session.name]
             if not self.sessions:

@@ -34,6 +34,15 @@ VERBS = {
         Verb("capture-pane", ("capturep",), "pt:S:E:JNe",
              "[-eJNp] [-S start-line] [-E end-line] [-t target-pane]"),
         Verb("display-message", ("display",), "pt:", "[-p] [-t target-pane] [message]"),
+        Verb("new-window", ("neww",), "dn:t:c:",
+             "[-d] [-c dir] [-n window-name] [-t target-session] [command]"),
+        Verb("list-windows", ("lsw",), "t:F:", "[-F format] [-t target-session]"),
+        Verb("select-window", ("selectw",), "t:", "[-t target-window]"),
+        Verb("kill-window", ("killw",), "t:", "[-t target-window]"),
+        Verb("rename-session", ("rename",), "t:", "[-t target-session] new-name"),
+        Verb("rename-window", ("renamew",), "t:", "[-t target-window] new-name"),
+        Verb("kill-pane", ("killp",), "t:", "[-t target-pane]"),
+        Verb("list-panes", ("lsp",), "t:F:", "[-F format] [-t target-window]"),
     )
 }
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}

@@ -211,3 +211,38 @@ def test_targets_by_id_and_by_index(termhost: Termhost) -> None:
     assert termhost("display", "-p", "-t", "ids:5", "x", check=False).stderr == (
         "can't find window: 5\n"
     )
+
+
+def test_windows_take_the_lowest_free_index_and_follow_tmux(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "w", "-n", "first", "sleep 100")
+    termhost("new-window", "-t", "w", "-n", "second", "sleep 100")
+    termhost("new-window", "-t", "w", "-n", "third", "sleep 100")
+    termhost("kill-window", "-t", "w:1")
+    wait_until(lambda: termhost("lsw", "-t", "w", "-F", "#{window_index}").stdout == "0\n2\n",
+               what="window 1 to close")
+    termhost("new-window", "-d", "-t", "w", "-n", "fourth", "sleep 100")
+    listing = termhost("list-windows", "-t", "w", "-F",
+                       "#{window_index} #{window_name} #{window_active} #{window_flags}").stdout
+    assert listing == "0 first 0 \n1 fourth 0 \n2 third 1 *\n"
+    termhost("select-window", "-t", "w:0")
+    assert termhost("display", "-p", "-t", "w", "#{window_index} #{window_name}").stdout == (
+        "0 first\n"
+    )
+    assert "2 third 0 -" in termhost("lsw", "-t", "w", "-F",
+                                     "#{window_index} #{window_name} #{window_active} "
+                                     "#{window_flags}").stdout
+    termhost("rename-window", "-t", "w:2", "renamed")
+    termhost("rename-session", "-t", "w", "work")
+    assert termhost("lsw", "-t", "work", "-F", "#{window_name}").stdout.split() == [
+        "first", "fourth", "renamed"
+    ]
+    assert termhost("has-session", "-t", "=w", check=False).returncode == 1  # "w" alone: a prefix
+    assert termhost("list-panes", "-t", "work:0").stdout.startswith("0: [80x24] [history 0/2000]")
+
+
+def test_killing_the_last_pane_closes_the_session(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "one", "sleep 100")
+    termhost("new-session", "-d", "-s", "two", "sleep 100")
+    termhost("kill-pane", "-t", "one")
+    wait_until(lambda: termhost("has", "-t", "one", check=False).returncode == 1,
+               what="the session to close with its pane")
