@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
+from termhost.mux.options import OptionError
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import VERBS, lookup
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
@@ -274,7 +275,13 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
     _, _, pane = find_pane(context.server, flags.get("t"))
     terminal = pane.terminal
     history = terminal.history
-    rows = [*history.lines(), *terminal.display]
+    screen = terminal.screen
+    keep_spaces = "N" in flags or "J" in flags
+    rows = [*history.lines()]
+    if keep_spaces:
+        rows += [screen.row_text(y) for y in range(terminal.rows)]
+    else:
+        rows += terminal.display
     wrapped = [history.wrapped(i) for i in range(len(history))]
     wrapped += [y in terminal.screen.wrapped for y in range(terminal.rows)]
     top = len(history)  # index of screen line 0
@@ -283,7 +290,7 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
     out: list[str] = []
     joining = False
     for index in range(start, end + 1):
-        text = rows[index] if "N" in flags or "J" in flags else rows[index].rstrip(" ")
+        text = rows[index] if keep_spaces else rows[index].rstrip(" ")
         if joining:
             out[-1] += text
         else:
@@ -393,3 +400,36 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
         "[history #{history_size}/#{history_limit}] #{pane_id} (active)"
     )
     return Result(stdout=expand(template, variables(session, window, context.server)) + "\n")
+
+
+@command("set-option")
+async def set_option(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    # Every option is global for now: -g is accepted and implied.
+    if not args or len(args) > 2:
+        raise CommandError(f"usage: set-option {VERBS['set-option'].usage}")
+    options = context.server.options
+    try:
+        if "u" in flags:
+            options.reset(args[0])
+        else:
+            options.set(args[0], args[1] if len(args) > 1 else "")
+    except OptionError as error:
+        raise CommandError(str(error)) from None
+    return Result()
+
+
+@command("show-options")
+async def show_options(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if len(args) > 1:
+        raise CommandError("too many arguments (need at most 1)")
+    options = context.server.options
+    try:
+        shown = [(args[0], options.get(args[0]))] if args else options.items()
+    except OptionError as error:
+        raise CommandError(str(error)) from None
+    lines = [value if "v" in flags else f"{name} {_quoted(value)}" for name, value in shown]
+    return Result(stdout="".join(line + "\n" for line in lines))
+
+
+def _quoted(value: str) -> str:
+    return value if value and " " not in value else f'"{value}"'

@@ -45,10 +45,10 @@ class Session:
         assert self.current is not None, "a session always has a window"
         return self.current
 
-    def free_index(self) -> int:
-        """The lowest window index not in use, as tmux picks for new-window."""
+    def free_index(self, base: int = 0) -> int:
+        """The lowest window index from `base` not in use, as tmux picks for new-window."""
         used = {window.index for window in self.windows}
-        index = 0
+        index = base
         while index in used:
             index += 1
         return index

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from termhost.mux.commands import Context, run_command
 from termhost.mux.model import Session, Window
+from termhost.mux.options import Options
 from termhost.mux.pane import Pane
 from termhost.mux.paths import SocketError, bind_server_socket, peer_allowed
 from termhost.mux.protocol import (
@@ -38,12 +39,8 @@ from termhost.mux.protocol import (
     encode_hello,
     version_mismatch,
 )
-from termhost.terminal.scrollback import DEFAULT_HISTORY_LIMIT
 
-__all__ = ["DEFAULT_TERMINAL", "Server", "main"]
-
-DEFAULT_TERMINAL = "tmux-256color"
-"""TERM for panes (tmux's `default-terminal`): termhost emulates what tmux does."""
+__all__ = ["Server", "main"]
 _HANDSHAKE_TIMEOUT = 10.0
 
 
@@ -54,6 +51,7 @@ class Server:
         self.path = path
         self.listener = listener
         self.sessions: dict[str, Session] = {}
+        self.options = Options()
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
 
@@ -121,21 +119,20 @@ class Server:
         elif args:
             argv = list(args)
         else:
-            argv = [env.get("SHELL") or "/bin/sh"]
+            argv = [self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"]
         pane_id = self._next("pane")
         env = {
             **env,
-            "TERM": DEFAULT_TERMINAL,
+            "TERM": self.options.get("default-terminal"),
             "TERMHOST": f"{self.path},{os.getpid()},{session.id}",
             "TERMHOST_PANE": f"%{pane_id}",
         }
         pane = await Pane.start(
             pane_id, argv, env=env, cwd=cwd, cols=session.cols, rows=session.rows,
-            history_limit=DEFAULT_HISTORY_LIMIT,
+            history_limit=self.options.number("history-limit"),
         )
-        window = Window(
-            self._next("window"), session.free_index(), name or pane.current_command(), pane
-        )
+        index = session.free_index(self.options.number("base-index"))
+        window = Window(self._next("window"), index, name or pane.current_command(), pane)
         session.add(window, select=select)
         pane.on_close = lambda _: self._window_closed(session, window)
         return window

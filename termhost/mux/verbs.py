@@ -43,6 +43,8 @@ VERBS = {
         Verb("rename-window", ("renamew",), "t:", "[-t target-window] new-name"),
         Verb("kill-pane", ("killp",), "t:", "[-t target-pane]"),
         Verb("list-panes", ("lsp",), "t:F:", "[-F format] [-t target-window]"),
+        Verb("set-option", ("set",), "gu", "[-gu] option [value]"),
+        Verb("show-options", ("show",), "gv", "[-gv] [option]"),
     )
 }
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}

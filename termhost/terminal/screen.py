@@ -350,27 +350,29 @@ class Screen(pyte.Screen):
     @property
     def display(self) -> list[str]:
         """The visible rows as text: a wide character once, combining marks kept."""
-        columns = self.columns
-        blank = self.default_char.data
-        rows = []
-        for y in range(self.lines):
-            row = self.buffer.get(y)
-            if not row:
-                rows.append(blank * columns)
+        return [self.row_text(y, self.columns) for y in range(self.lines)]
+
+    def row_text(self, y: int, width: int | None = None) -> str:
+        """Row y's text over `width` cells; by default up to its last written cell, so
+        spaces the application wrote count and cells it never touched do not (tmux's
+        capture-pane -N and -J)."""
+        row = self.buffer.get(y)
+        if width is None:
+            width = max(row, default=-1) + 1 if row else 0
+        if not row:
+            return self.default_char.data * width
+        parts = []
+        wide = False
+        for x in range(width):
+            data = row[x].data
+            if data == WIDE_STUB:
+                if not wide:
+                    parts.append(" ")  # an orphaned right half shows as a blank
+                wide = False
                 continue
-            parts = []
-            wide = False
-            for x in range(columns):
-                data = row[x].data
-                if data == WIDE_STUB:
-                    if not wide:
-                        parts.append(" ")  # an orphaned right half shows as a blank
-                    wide = False
-                    continue
-                parts.append(data)
-                wide = char_width(data[0]) == 2
-            rows.append("".join(parts))
-        return rows
+            parts.append(data)
+            wide = char_width(data[0]) == 2
+        return "".join(parts)
 
     def repeat(self, params: Params) -> None:
         """REP (CSI n b): the last printed character n more times, to the end of the row

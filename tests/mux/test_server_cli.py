@@ -89,8 +89,12 @@ def test_keys_sent_to_a_pane_show_on_its_screen(termhost: Termhost) -> None:
     assert (int(x), int(y)) == (len("literal Enter"), 2)
 
 
-def test_capture_pane_matches_tmux_for_the_same_output(termhost: Termhost, tmp_path: Path) -> None:
-    script = "printf 'one\\n\\ttab\\n\\033[31mred\\033[0m  trailing  \\nwide 日本\\n'; sleep 100"
+@pytest.mark.parametrize("flags", [[], ["-J"], ["-N"]], ids=["plain", "J", "N"])
+def test_capture_pane_matches_tmux_for_the_same_output(
+    termhost: Termhost, flags: list[str]
+) -> None:
+    script = ("printf 'one\\n\\ttab\\n\\033[31mred\\033[0m  trailing  \\nwide 日本\\n"
+              "%050d\\n'; sleep 100")
     termhost("new-session", "-d", "-s", "cap", "-x", "40", "-y", "6", script)
     tmux = ["tmux", "-L", f"termhost-cap-{os.getpid()}", "-f", "/dev/null"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
@@ -98,12 +102,15 @@ def test_capture_pane_matches_tmux_for_the_same_output(termhost: Termhost, tmp_p
                    check=True, timeout=10)
     try:
         def tmux_screen() -> str:
-            return subprocess.run([*tmux, "capture-pane", "-p"], env=env, capture_output=True,
-                                  text=True, check=True, timeout=10).stdout
+            return subprocess.run([*tmux, "capture-pane", "-p", *flags], env=env,
+                                  capture_output=True, text=True, check=True, timeout=10).stdout
 
-        wait_until(lambda: "wide" in tmux_screen(), what="tmux's pane")
-        wait_until(lambda: "wide" in termhost.screen("cap"), what="termhost's pane")
-        assert termhost.screen("cap") == tmux_screen()
+        def termhost_screen() -> str:
+            return termhost("capture-pane", "-p", *flags, "-t", "cap").stdout
+
+        wait_until(lambda: "000" in tmux_screen(), what="tmux's pane")
+        wait_until(lambda: "000" in termhost_screen(), what="termhost's pane")
+        assert termhost_screen() == tmux_screen()
     finally:
         subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
 
@@ -246,3 +253,35 @@ def test_killing_the_last_pane_closes_the_session(termhost: Termhost) -> None:
     termhost("kill-pane", "-t", "one")
     wait_until(lambda: termhost("has", "-t", "one", check=False).returncode == 1,
                what="the session to close with its pane")
+
+
+def test_options_apply_to_what_is_created_after_them(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "before", "seq 1 40; sleep 100")
+    termhost("set-option", "-g", "history-limit", "5")
+    termhost("set", "-g", "base-index", "3")
+    termhost("set", "-g", "default-terminal", "screen-256color")
+    assert termhost("show-options", "-gv", "history-limit").stdout == "5\n"
+    assert termhost("show", "-g", "base-index").stdout == "base-index 3\n"
+    termhost("new-session", "-d", "-s", "after", "-y", "5",
+             "echo $TERM; seq 1 40; sleep 100")
+    wait_until(lambda: "40" in termhost.screen("after"), what="seq in the new session")
+    assert termhost("display", "-p", "-t", "after", "#{history_size}").stdout == "5\n"
+    assert termhost("display", "-p", "-t", "after", "#{window_index}").stdout == "3\n"
+    # 41 lines and the cursor's: rows 38-42 on screen, the newest 5 of 1-37 kept above.
+    assert termhost("capture-pane", "-p", "-t", "after", "-S", "-").stdout.split()[0] == "32"
+    wait_until(lambda: "40" in termhost.screen("before"), what="seq in the first session")
+    assert termhost("display", "-p", "-t", "before", "#{history_limit}").stdout == "2000\n"
+    bad = termhost("set", "-g", "nosuch", "1", check=False)
+    assert (bad.returncode, bad.stderr) == (1, "invalid option: nosuch\n")
+    bad = termhost("set", "-g", "history-limit", "abc", check=False)
+    assert (bad.returncode, bad.stderr) == (1, "value is invalid: abc\n")
+    termhost("set", "-gu", "history-limit")
+    assert termhost("show", "-gv", "history-limit").stdout == "2000\n"
+
+
+def test_the_pane_environment_carries_term_and_termhost(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "env", "-e", "EXTRA=yes",
+             'echo "$TERM|$TERMHOST_PANE|$EXTRA|${TERMHOST%%,*}"; sleep 100')
+    wait_until(lambda: "|" in termhost.screen("env"), what="the echo")
+    joined = termhost("capture-pane", "-p", "-J", "-t", "env").stdout.splitlines()[0]
+    assert joined == f"tmux-256color|%0|yes|{termhost.socket}"

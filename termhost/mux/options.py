@@ -1,0 +1,72 @@
+"""Server options (`set-option -g`, `show-options -g`): a typed table with tmux's defaults.
+
+Only options that termhost applies are accepted; anything else is `invalid option: NAME`,
+as tmux says, rather than a setting that silently does nothing. An option applies to what
+is created after it is set (a pane's history limit, its shell, TERM; a window's index).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["OPTIONS", "Option", "OptionError", "Options"]
+
+
+class OptionError(ValueError):
+    """A bad option name or value; the message is tmux's."""
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: str
+    kind: str
+    """"number" (with `low`..`high`) or "string"."""
+    low: int = 0
+    high: int = 2**31 - 1
+
+
+OPTIONS = {
+    option.name: option
+    for option in (
+        Option("history-limit", "2000", "number", 0, 2**31 - 1),
+        Option("base-index", "0", "number", 0, 2**31 - 1),
+        Option("default-shell", "", "string"),
+        Option("default-terminal", "tmux-256color", "string"),
+    )
+}
+
+
+class Options:
+    """The global options of one server."""
+
+    def __init__(self) -> None:
+        self._values = {name: option.default for name, option in OPTIONS.items()}
+
+    def _option(self, name: str) -> Option:
+        option = OPTIONS.get(name)
+        if option is None:
+            raise OptionError(f"invalid option: {name}")
+        return option
+
+    def set(self, name: str, value: str) -> None:
+        option = self._option(name)
+        in_range = value.isdigit() and option.low <= int(value) <= option.high
+        if option.kind == "number" and not in_range:
+            raise OptionError(f"value is invalid: {value}")
+        self._values[name] = value
+
+    def reset(self, name: str) -> None:
+        """set-option -u: back to the default."""
+        self._values[name] = self._option(name).default
+
+    def get(self, name: str) -> str:
+        if name not in OPTIONS:
+            raise OptionError(f"invalid option: {name}")
+        return self._values[name]
+
+    def number(self, name: str) -> int:
+        return int(self.get(name))
+
+    def items(self) -> list[tuple[str, str]]:
+        return sorted(self._values.items())
