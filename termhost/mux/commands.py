@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from termhost.mux.formats import expand
+from termhost.mux.layout import LayoutError
 from termhost.mux.model import Session, Window
 from termhost.mux.options import OptionError
 from termhost.mux.pane import Pane
@@ -117,19 +118,28 @@ def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane
         kind = "pane" if target[0] == "%" else "window"
         for session in server.sessions.values():
             for window in session.windows:
-                if target in (window.pane.name, f"@{window.id}"):
-                    return session, window, window.pane
+                if target == f"@{window.id}":
+                    return session, window, window.active
+                for pane in window.panes:
+                    if target == pane.name:
+                        return session, window, pane
         raise CommandError(f"can't find {kind}: {target}")
     session = find_session(server, target)
     window = session.active_window
+    pane = window.active
     if target and ":" in target:
         spec = target.split(":", 1)[1]
         window_part, _, pane_part = spec.partition(".")
         if window_part:
             window = _find_window(session, window_part)
-        if pane_part and pane_part not in ("0", "%" + str(window.pane.id)):
-            raise CommandError(f"can't find pane: {pane_part}")
-    return session, window, window.pane
+            pane = window.active
+        if pane_part:
+            panes = window.panes
+            if pane_part.isdigit() and int(pane_part) < len(panes):
+                pane = panes[int(pane_part)]
+            else:
+                raise CommandError(f"can't find pane: {pane_part}")
+    return session, window, pane
 
 
 def _find_window(session: Session, spec: str) -> Window:
@@ -140,11 +150,15 @@ def _find_window(session: Session, spec: str) -> Window:
 
 
 def variables(
-    session: Session, window: Window | None = None, server: Server | None = None
+    session: Session,
+    window: Window | None = None,
+    server: Server | None = None,
+    pane: Pane | None = None,
 ) -> dict[str, str]:
-    """The `#{...}` variables for a session, its window and that window's pane."""
+    """The `#{...}` variables for a session, a window (the current) and a pane (its active)."""
     window = window or session.active_window
-    pane = window.pane
+    pane = pane or window.active
+    cell = window.layout.find(pane)
     screen = pane.terminal.screen
     host = socket.gethostname()
     values = {
@@ -160,10 +174,16 @@ def variables(
         "window_panes": str(len(window.panes)),
         "window_flags": "*" if window is session.current else "-" if window is session.last
         else "",
-        "pane_index": "0",
+        "window_width": str(window.layout.width),
+        "window_height": str(window.layout.height),
+        "pane_index": str(window.panes.index(pane)),
         "pane_id": pane.name,
         "pane_pid": str(pane.pid),
-        "pane_active": "1",
+        "pane_active": "1" if pane is window.active else "0",
+        "pane_left": str(cell.x),
+        "pane_top": str(cell.y),
+        "pane_right": str(cell.x + cell.width - 1),
+        "pane_bottom": str(cell.y + cell.height - 1),
         "pane_dead": "1" if pane.closed else "0",
         "pane_title": screen.title or host,
         "pane_current_command": pane.current_command(),
@@ -315,8 +335,8 @@ def _line(value: str | None, top: int, default: int, count: int) -> int:
 
 @command("display-message")
 async def display_message(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    session, window, _ = find_pane(context.server, flags.get("t"))
-    message = expand(" ".join(args), variables(session, window, context.server))
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    message = expand(" ".join(args), variables(session, window, context.server, pane))
     return Result(stdout=message + "\n" if "p" in flags else "")
 
 
@@ -356,7 +376,7 @@ async def select_window(context: Context, flags: dict[str, str], args: list[str]
 @command("kill-window")
 async def kill_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     _, window, _ = find_pane(context.server, flags.get("t"))
-    window.pane.kill()
+    context.server.kill_window(window)
     return Result()
 
 
@@ -397,9 +417,97 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
     session, window, _ = find_pane(context.server, flags.get("t"))
     template = flags.get(
         "F", "#{pane_index}: [#{pane_width}x#{pane_height}] "
-        "[history #{history_size}/#{history_limit}] #{pane_id} (active)"
+        "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
     )
-    return Result(stdout=expand(template, variables(session, window, context.server)) + "\n")
+    return Result(stdout="".join(
+        expand(template, variables(session, window, context.server, pane)) + "\n"
+        for pane in window.panes
+    ))
+
+
+@command("split-window")
+async def split_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    size, percentage = _split_size(flags)
+    cwd = flags.get("c") or context.cwd
+    if cwd is not None and not os.path.isdir(cwd):
+        raise CommandError(f"bad working directory: {cwd}")
+    env = {key: value for key, value in context.env.items() if key != "TMUX"}
+    try:
+        await context.server.split_window(
+            session, window, pane, args, env, cwd, horizontal="h" in flags, size=size,
+            percentage=percentage, before="b" in flags, select="d" not in flags,
+        )
+    except LayoutError as error:
+        raise CommandError(f"create pane failed: {error}") from None
+    return Result()
+
+
+def _split_size(flags: dict[str, str]) -> tuple[int | None, int | None]:
+    """-l N, -l N% or -p N: (size, percentage)."""
+    if "p" in flags:
+        text, percent = flags["p"], True
+    elif "l" in flags:
+        text = flags["l"].removesuffix("%")
+        percent = flags["l"].endswith("%")
+    else:
+        return None, None
+    if not text.isdigit() or int(text) == 0 or (percent and int(text) > 100):
+        raise CommandError(f"size is invalid: {flags.get('l') or flags['p']}")
+    return (None, int(text)) if percent else (int(text), None)
+
+
+_DIRECTIONS = {"L": (-1, 0), "R": (1, 0), "U": (0, -1), "D": (0, 1)}
+
+
+@command("select-pane")
+async def select_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    for flag, direction in _DIRECTIONS.items():
+        if flag in flags:
+            pane = _neighbour(window, pane, direction)
+    session.select(window)
+    window.select(pane)
+    return Result()
+
+
+def _neighbour(window: Window, pane: Pane, direction: tuple[int, int]) -> Pane:
+    """The pane across the border in `direction` (wrapping around at the window's edge),
+    the most recently active one when several touch it, as tmux chooses."""
+    cell = window.layout.find(pane)
+    root = window.layout
+    dx, dy = direction
+    if dx:
+        edge = cell.x + cell.width + 1 if dx > 0 else cell.x - 1
+        if dx > 0 and edge > root.x + root.width:
+            edge = root.x
+        if dx < 0 and cell.x == root.x:
+            edge = root.x + root.width
+        start, end = cell.y, cell.y + cell.height
+    else:
+        edge = cell.y + cell.height + 1 if dy > 0 else cell.y - 1
+        if dy > 0 and edge > root.y + root.height:
+            edge = root.y
+        if dy < 0 and cell.y == root.y:
+            edge = root.y + root.height
+        start, end = cell.x, cell.x + cell.width
+    candidates = []
+    for other in root.leaves():
+        if other is cell or other.pane is None:
+            continue
+        if dx:
+            near = other.x if dx > 0 else other.x + other.width + 1
+            low, high = other.y, other.y + other.height - 1
+        else:
+            near = other.y if dy > 0 else other.y + other.height + 1
+            low, high = other.x, other.x + other.width - 1
+        if dx < 0 or dy < 0:
+            near -= 1
+        if near != edge:
+            continue
+        if (low < start and high > end) or start <= low <= end or start <= high <= end:
+            candidates.append(other.pane)
+    return max(candidates, key=lambda p: p.active_point, default=pane)
 
 
 @command("set-option")

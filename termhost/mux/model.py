@@ -1,8 +1,7 @@
-"""Sessions hold windows, windows hold panes: the server's state, with tmux's ids.
+"""Sessions hold windows, windows hold a layout of panes: the server's state.
 
 Ids are never reused while the server lives (`$0 $1`, `@0 @1`, `%0 %1`), as in tmux, so a
-script holding one never reaches a newer object by mistake. A window has a single pane for
-now (layouts come with split-window).
+script holding one never reaches a newer object by mistake.
 """
 
 from __future__ import annotations
@@ -10,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from termhost.mux.layout import Cell
 from termhost.mux.pane import Pane
 
 __all__ = ["Session", "Window"]
@@ -17,14 +17,38 @@ __all__ = ["Session", "Window"]
 
 @dataclass(eq=False)
 class Window:
+    """Panes in a layout tree; `active` takes the keys, `last` is the one before it."""
+
     id: int
     index: int
     name: str
-    pane: Pane
+    layout: Cell[Pane]
+    active: Pane
+    last: Pane | None = None
 
     @property
     def panes(self) -> list[Pane]:
-        return [self.pane]
+        """In tmux's order (#{pane_index}): left to right, top to bottom."""
+        return [leaf.pane for leaf in self.layout.leaves() if leaf.pane is not None]
+
+    @property
+    def pane(self) -> Pane:
+        """The active pane."""
+        return self.active
+
+    def select(self, pane: Pane) -> None:
+        if pane is not self.active:
+            self.last, self.active = self.active, pane
+        pane.mark_active()
+
+    def fit_panes(self) -> None:
+        """Give every pane its cell's size (after a split or a close)."""
+        for leaf in self.layout.leaves():
+            pane = leaf.pane
+            if pane is not None and (pane.terminal.cols, pane.terminal.rows) != (
+                leaf.width, leaf.height
+            ):
+                pane.resize(leaf.width, leaf.height)
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ from termhost.terminal import Terminal
 __all__ = ["Pane"]
 
 _READ_SIZE = 65536
+_ACTIVE_POINT = 0
 _READS_PER_TURN = 16
 """Reads before yielding to the loop, so one flooding pane cannot starve the others."""
 
@@ -41,6 +42,15 @@ class Pane:
         self.exit_status: ExitStatus | None = None
         self.on_close: Callable[[Pane], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self.active_point = 0
+        self.mark_active()
+
+    def mark_active(self) -> None:
+        """Record that the pane was just made active (tmux's active_point: directional
+        select-pane prefers the most recently active of several neighbours)."""
+        global _ACTIVE_POINT
+        _ACTIVE_POINT += 1
+        self.active_point = _ACTIVE_POINT
 
     @classmethod
     async def start(

@@ -20,7 +20,9 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
+from termhost.mux import layout
 from termhost.mux.commands import Context, run_command
+from termhost.mux.layout import Cell
 from termhost.mux.model import Session, Window
 from termhost.mux.options import Options
 from termhost.mux.pane import Pane
@@ -114,6 +116,61 @@ class Server:
         select: bool,
     ) -> Window:
         """A window at the session's lowest free index, its pane running `args`."""
+        pane = await self._start_pane(session, args, env, cwd, session.cols, session.rows)
+        index = session.free_index(self.options.number("base-index"))
+        layout = Cell[Pane]("pane", session.cols, session.rows, pane=pane)
+        window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
+        session.add(window, select=select)
+        pane.on_close = lambda closed: self._pane_closed(session, window, closed)
+        return window
+
+    async def split_window(
+        self,
+        session: Session,
+        window: Window,
+        target: Pane,
+        args: Sequence[str],
+        env: dict[str, str],
+        cwd: str | None,
+        *,
+        horizontal: bool,
+        size: int | None,
+        percentage: int | None,
+        before: bool,
+        select: bool,
+    ) -> Pane:
+        """A new pane beside (-h) or below (-v) `target`, the layout re-cut as tmux's.
+
+        Raises LayoutError (no space) before anything starts.
+        """
+        cols, rows = layout.new_cell_size(
+            window.layout.find(target), horizontal=horizontal, size=size,
+            percentage=percentage, before=before,
+        )
+        pane = await self._start_pane(session, args, env, cwd, cols, rows)
+        if target.closed or target not in window.panes:  # gone while the pane started
+            pane.kill()
+            raise layout.LayoutError(f"pane {target.name} closed during the split")
+        window.layout = layout.split(
+            window.layout.find(target), pane, horizontal=horizontal, size=size,
+            percentage=percentage, before=before,
+        )
+        pane.on_close = lambda closed: self._pane_closed(session, window, closed)
+        window.fit_panes()
+        if select:
+            window.select(pane)
+        return pane
+
+    async def _start_pane(
+        self,
+        session: Session,
+        args: Sequence[str],
+        env: dict[str, str],
+        cwd: str | None,
+        cols: int,
+        rows: int,
+    ) -> Pane:
+        """A pane running `args` (one string: through `sh -c`; none: the user's shell)."""
         if len(args) == 1:
             argv = ["/bin/sh", "-c", args[0]]
         elif args:
@@ -127,15 +184,10 @@ class Server:
             "TERMHOST": f"{self.path},{os.getpid()},{session.id}",
             "TERMHOST_PANE": f"%{pane_id}",
         }
-        pane = await Pane.start(
-            pane_id, argv, env=env, cwd=cwd, cols=session.cols, rows=session.rows,
+        return await Pane.start(
+            pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
             history_limit=self.options.number("history-limit"),
         )
-        index = session.free_index(self.options.number("base-index"))
-        window = Window(self._next("window"), index, name or pane.current_command(), pane)
-        session.add(window, select=select)
-        pane.on_close = lambda _: self._window_closed(session, window)
-        return window
 
     def rename_session(self, session: Session, name: str) -> None:
         del self.sessions[session.name]
@@ -145,9 +197,23 @@ class Server:
     def kill_session(self, session: Session) -> None:
         """Every pane of the session killed; the session goes with its last window."""
         for window in list(session.windows):
-            window.pane.kill()
+            self.kill_window(window)
 
-    def _window_closed(self, session: Session, window: Window) -> None:
+    def kill_window(self, window: Window) -> None:
+        for pane in window.panes:
+            pane.kill()
+
+    def _pane_closed(self, session: Session, window: Window, pane: Pane) -> None:
+        remaining = layout.close(window.layout, pane)
+        if remaining is not None:
+            window.layout = remaining
+            if window.last is pane:
+                window.last = None
+            if window.active is pane:
+                window.active = window.last or window.panes[0]
+                window.last = None
+            window.fit_panes()
+            return
         session.remove(window)
         if not session.windows and self.sessions.get(session.name) is session:
             del self.sessions[session.name]

@@ -43,6 +43,9 @@ VERBS = {
         Verb("rename-window", ("renamew",), "t:", "[-t target-window] new-name"),
         Verb("kill-pane", ("killp",), "t:", "[-t target-pane]"),
         Verb("list-panes", ("lsp",), "t:F:", "[-F format] [-t target-window]"),
+        Verb("split-window", ("splitw",), "hvbdp:l:t:c:",
+             "[-bdhv] [-c dir] [-l size] [-p percentage] [-t target-pane] [command]"),
+        Verb("select-pane", ("selectp",), "t:LRUD", "[-LRUD] [-t target-pane]"),
         Verb("set-option", ("set",), "gu", "[-gu] option [value]"),
         Verb("show-options", ("show",), "gv", "[-gv] [option]"),
     )

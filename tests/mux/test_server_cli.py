@@ -285,3 +285,43 @@ def test_the_pane_environment_carries_term_and_termhost(termhost: Termhost) -> N
     wait_until(lambda: "|" in termhost.screen("env"), what="the echo")
     joined = termhost("capture-pane", "-p", "-J", "-t", "env").stdout.splitlines()[0]
     assert joined == f"tmux-256color|%0|yes|{termhost.socket}"
+
+
+SPLIT_STEPS = [
+    ["split-window", "-h"], ["split-window", "-v"], ["split-window", "-h", "-p", "30"],
+    ["split-window", "-v", "-l", "5"], ["select-pane", "-L"], ["select-pane", "-R"],
+    ["select-pane", "-U"], ["select-pane", "-D"], ["kill-pane", "-t", ":0.2"],
+    ["select-pane", "-t", ":0.0"], ["split-window", "-v", "-b"], ["select-pane", "-L"],
+    ["split-window", "-h", "-d", "-l", "50%"], ["kill-pane", "-t", ":0.0"],
+]
+PANES = "#{pane_index} #{pane_left},#{pane_top} #{pane_width}x#{pane_height} #{pane_active}"
+
+
+def test_splits_and_pane_selection_match_tmux(termhost: Termhost) -> None:
+    tmux = ["tmux", "-L", f"termhost-split-{os.getpid()}", "-f", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+
+    def in_tmux(*args: str) -> str:
+        return subprocess.run([*tmux, *args], env=env, capture_output=True, text=True,
+                              check=True, timeout=10).stdout
+
+    in_tmux("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 100")
+    termhost("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 100")
+    try:
+        for step in SPLIT_STEPS:
+            command = [*step, "sleep 100"] if step[0] == "split-window" else step
+            in_tmux(*_targeted(command))
+            termhost(*_targeted(command))
+            ours = termhost("list-panes", "-t", "s", "-F", PANES).stdout
+            theirs = in_tmux("list-panes", "-t", "s", "-F", PANES)
+            assert ours == theirs, f"after {' '.join(step)}"
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
+
+
+def _targeted(command: list[str]) -> list[str]:
+    """The command aimed at session `s` (its `-t :0.N` made `-t s:0.N`)."""
+    if "-t" in command:
+        at = command.index("-t") + 1
+        return [*command[:at], "s" + command[at], *command[at + 1 :]]
+    return [command[0], "-t", "s", *command[1:]]
