@@ -50,11 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
     if args.verb is None:
-        sys.stderr.write(
-            "termhost: the interactive client is not built yet; the tmux verbs work "
-            "(e.g. termhost new-session -d, see README.md)\n"
-        )
-        return EXIT_FAILURE
+        args.verb = "new-session"  # as tmux: a new session, attached
     from termhost.mux import client, paths, verbs
 
     if verbs.lookup(args.verb) is None:

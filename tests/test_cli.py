@@ -20,12 +20,34 @@ def test_version_prints_the_version() -> None:
         assert (done.returncode, done.stdout) == (0, f"termhost {__version__}\n")
 
 
-def test_no_arguments_says_what_is_missing_and_fails() -> None:
+def test_no_arguments_opens_a_session_and_needs_a_terminal_for_it() -> None:
     done = termhost()
-    assert done.returncode == 1
-    assert done.stderr.count("\n") == 1
-    assert "not built yet" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert (done.returncode, done.stderr) == (
+        1, "termhost: open terminal failed: not a terminal\n"
+    )
+
+
+def test_attaching_inside_a_pane_refuses_to_nest(tmp_path: object) -> None:
+    import os
+    import pty
+
+    env = {**os.environ, "TERMHOST": "/tmp/x,1,0", "TERMHOST_TMPDIR": str(tmp_path)}
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(sys.executable, [sys.executable, "-m", "termhost", "new"], env)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 1
+    assert b"sessions should be nested with care, unset $TERMHOST to force" in output
 
 
 def test_an_unknown_verb_is_a_one_line_usage_error() -> None:

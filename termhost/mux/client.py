@@ -8,10 +8,15 @@ the socket, so two commands racing to start a server give one server.
 from __future__ import annotations
 
 import fcntl
+import getopt
 import os
+import select
+import signal
 import socket
 import sys
+import termios
 import time
+import tty
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,6 +32,7 @@ from termhost.mux.protocol import (
     encode_environ,
     encode_frame,
     encode_hello,
+    encode_size,
     version_mismatch,
 )
 
@@ -42,6 +48,11 @@ class ClientError(Exception):
 
 def run(argv: Sequence[str], path: Path) -> int:
     """Run `argv` on the server at `path`; its output is written out, its status returned."""
+    attaching = _attaches(argv)
+    if attaching and not os.isatty(sys.stdin.fileno()):
+        raise ClientError("open terminal failed: not a terminal")  # before starting a server
+    if attaching and os.environ.get("TERMHOST"):
+        raise ClientError("sessions should be nested with care, unset $TERMHOST to force")
     try:
         sock = _connect(path)
     except (FileNotFoundError, ConnectionRefusedError):
@@ -49,7 +60,25 @@ def run(argv: Sequence[str], path: Path) -> int:
             raise ClientError(f"no server running on {path}") from None
         sock = _start_server(path)
     with sock:
+        if attaching:
+            return _attached(sock, argv)
         return _exchange(sock, argv)
+
+
+def _attaches(argv: Sequence[str]) -> bool:
+    """attach-session, and new-session without -d, make this client an attached one."""
+    from termhost.mux.verbs import lookup
+
+    verb = lookup(argv[0])
+    if verb is None or verb.name not in ("attach-session", "new-session"):
+        return False
+    if verb.name == "attach-session":
+        return True
+    try:
+        options, _ = getopt.getopt(list(argv[1:]), verb.flags)
+    except getopt.GetoptError:
+        return False  # the server reports the usage error
+    return not any(flag == "-d" for flag, _ in options)
 
 
 def _connect(path: Path) -> socket.socket:
@@ -104,13 +133,92 @@ def _start_server(path: Path) -> socket.socket:
                 delay = min(delay * 2, 0.05)
 
 
-def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:
-    sock.sendall(
+def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
+    """Relay this terminal to the server until detached; the tty is always restored."""
+    stdin = sys.stdin.fileno()
+    saved = termios.tcgetattr(stdin)
+    cols, rows = os.get_terminal_size(stdin)
+    wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    caught: list[int] = []
+    previous = {
+        signum: signal.signal(signum, lambda number, frame: caught.append(number))
+        for signum in (signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP)
+    }
+    old_wakeup = signal.set_wakeup_fd(wake_write)
+    message = "[server exited unexpectedly]"
+    status = 1
+    try:
+        tty.setraw(stdin)
+        sock.sendall(
+            _greeting() + encode_frame(FrameType.RESIZE, encode_size(cols, rows))
+            + encode_frame(FrameType.COMMAND, encode_argv(argv))
+        )
+        decoder = FrameDecoder()
+        greeted = False
+        done = False
+        while not done:
+            readable, _, _ = select.select([stdin, sock, wake_read], [], [])
+            if wake_read in readable:
+                while True:
+                    try:
+                        if not os.read(wake_read, 64):
+                            break
+                    except BlockingIOError:
+                        break
+                for signum in caught:
+                    if signum == signal.SIGWINCH:
+                        cols, rows = os.get_terminal_size(stdin)
+                        sock.sendall(encode_frame(FrameType.RESIZE, encode_size(cols, rows)))
+                    else:
+                        message, done = f"[terminated by {signal.Signals(signum).name}]", True
+                caught.clear()
+            if stdin in readable and not done:
+                data = os.read(stdin, 65536)
+                kind = FrameType.INPUT if data else FrameType.DETACH
+                sock.sendall(encode_frame(kind, data))
+            if sock in readable and not done:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                for frame in decoder.feed(data):
+                    if not greeted:
+                        version = decode_hello(frame)
+                        if version != PROTOCOL_VERSION:
+                            raise ClientError(version_mismatch(version, PROTOCOL_VERSION))
+                        greeted = True
+                    elif frame.type is FrameType.OUTPUT:
+                        os.write(sys.stdout.fileno(), frame.payload)
+                    elif frame.type is FrameType.STDERR:
+                        message = frame.payload.decode(errors="replace").strip()
+                    elif frame.type is FrameType.DETACH:
+                        message = f"[{frame.payload.decode(errors='replace')}]"
+                    elif frame.type is FrameType.EXIT:
+                        status = decode_exit(frame.payload)
+                        done = True
+    finally:
+        termios.tcsetattr(stdin, termios.TCSAFLUSH, saved)
+        signal.set_wakeup_fd(old_wakeup)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        os.close(wake_read)
+        os.close(wake_write)
+        # Whatever the screen was left in: main screen, cursor shown, attributes reset.
+        os.write(sys.stdout.fileno(), b"\x1b[?1049l\x1b[?25h\x1b[0m")
+    sys.stdout.write(message + "\n")
+    sys.stdout.flush()
+    return status
+
+
+def _greeting() -> bytes:
+    return (
         encode_hello()
         + encode_frame(FrameType.ENVIRON, encode_environ(os.environ))
         + encode_frame(FrameType.CWD, os.fsencode(os.getcwd()))
-        + encode_frame(FrameType.COMMAND, encode_argv(argv))
     )
+
+
+def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:
+    sock.sendall(_greeting() + encode_frame(FrameType.COMMAND, encode_argv(argv)))
     decoder = FrameDecoder()
     greeted = False
     while True:

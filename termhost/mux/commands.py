@@ -39,6 +39,8 @@ class Result:
     stdout: str = ""
     stderr: str = ""
     status: int = 0
+    attach: Session | None = None
+    """The connection becomes a client attached to this session."""
 
 
 @dataclass
@@ -48,6 +50,8 @@ class Context:
     server: Server
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    size: tuple[int, int] | None = None
+    """(cols, rows) of the client's terminal when it can attach."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -209,10 +213,8 @@ def variables(
 @command("new-session")
 async def new_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     server = context.server
-    if "d" not in flags:
-        raise CommandError(
-            "new-session without -d needs the attach client, which is not built yet: use -d"
-        )
+    if "d" not in flags and not context.size:
+        raise CommandError("open terminal failed: not a terminal")
     name = flags.get("s")
     if name is not None and (not name or ":" in name or "." in name):
         raise CommandError(f"invalid session name: {name}")
@@ -230,7 +232,23 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
         if not equals:
             raise CommandError(f"invalid environment: {assignment}")
         env[key] = value
-    await server.new_session(name, cols, rows, args, env, cwd, flags.get("n"))
+    if "d" not in flags and context.size:
+        cols, rows = context.size[0], max(1, context.size[1] - 1)  # the status line
+    session = await server.new_session(name, cols, rows, args, env, cwd, flags.get("n"))
+    return Result() if "d" in flags else Result(attach=session)
+
+
+@command("attach-session")
+async def attach_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if not context.size:
+        raise CommandError("open terminal failed: not a terminal")
+    return Result(attach=find_session(context.server, flags.get("t")))
+
+
+@command("detach-client")
+async def detach_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("s")) if "s" in flags else None
+    context.server.detach_clients(session)
     return Result()
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
-__all__ = ["Cell", "LayoutError", "close", "new_cell_size", "split"]
+__all__ = ["Cell", "LayoutError", "close", "new_cell_size", "resize", "split"]
 
 P = TypeVar("P")
 Kind = Literal["pane", "row", "column"]
@@ -170,6 +170,14 @@ def close(root: Cell[P], pane: P) -> Cell[P] | None:
     return root
 
 
+def resize(root: Cell[P], width: int, height: int) -> None:
+    """The whole layout to width x height: the change goes to the last cells (tmux gives
+    it to the last cell too); a cell never gets smaller than one."""
+    _grow(root, width - root.width, horizontal=True)
+    _grow(root, height - root.height, horizontal=False)
+    root.place(root.x, root.y)
+
+
 def _grow(cell: Cell[P], amount: int, *, horizontal: bool) -> None:
     """Give `cell` `amount` more cells across (its last child along, all children across)."""
     if horizontal:
@@ -180,7 +188,14 @@ def _grow(cell: Cell[P], amount: int, *, horizontal: bool) -> None:
     if cell.kind == "pane":
         return
     if along:
-        _grow(cell.children[-1], amount, horizontal=horizontal)
+        # From the last child backwards, each down to a size of one at the least.
+        for child in reversed(cell.children):
+            size = child.width if horizontal else child.height
+            step = amount if amount > 0 else max(amount, 1 - size)
+            _grow(child, step, horizontal=horizontal)
+            amount -= step
+            if not amount:
+                break
     else:
         for child in cell.children:
             _grow(child, amount, horizontal=horizontal)

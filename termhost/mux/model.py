@@ -63,6 +63,8 @@ class Session:
     created: float = field(default_factory=time.time)
     current: Window | None = None
     last: Window | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """The environment of the client that created it: new panes start with it."""
 
     @property
     def active_window(self) -> Window:

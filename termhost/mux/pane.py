@@ -41,6 +41,7 @@ class Pane:
         self.closed = False
         self.exit_status: ExitStatus | None = None
         self.on_close: Callable[[Pane], None] | None = None
+        self.on_output: Callable[[Pane], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self.active_point = 0
         self.mark_active()
@@ -138,6 +139,8 @@ class Pane:
                 return
             self.terminal.feed(data)
         self.terminal.flush()
+        if self.on_output is not None:
+            self.on_output(self)
 
     async def _watch(self) -> None:
         self.exit_status = await self.child.wait()

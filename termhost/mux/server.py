@@ -19,6 +19,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from termhost.mux import layout
 from termhost.mux.commands import Context, run_command
@@ -36,11 +37,15 @@ from termhost.mux.protocol import (
     decode_argv,
     decode_environ,
     decode_hello,
+    decode_size,
     encode_exit,
     encode_frame,
     encode_hello,
     version_mismatch,
 )
+
+if TYPE_CHECKING:
+    from termhost.ui.app import AttachedClient
 
 __all__ = ["Server", "main"]
 _HANDSHAKE_TIMEOUT = 10.0
@@ -54,6 +59,7 @@ class Server:
         self.listener = listener
         self.sessions: dict[str, Session] = {}
         self.options = Options()
+        self.clients: list[AttachedClient] = []
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
 
@@ -76,6 +82,28 @@ class Server:
                 os.unlink(self.path)
             except FileNotFoundError:
                 pass
+
+    def environ_of(self, session: Session) -> dict[str, str]:
+        """The environment new panes of `session` start with."""
+        return dict(session.env)
+
+    def detach_clients(self, session: Session | None = None) -> None:
+        """detach-client: the clients of `session` (of every session when None)."""
+        for client in list(self.clients):
+            if session is None or client.session is session:
+                client.detach()
+
+    def _refresh(self, session: Session) -> None:
+        for client in self.clients:
+            if client.session is session:
+                client.refresh()
+
+    def resize_session(self, session: Session, cols: int, rows: int) -> None:
+        """The size of the latest client: every window's layout, every pane (TIOCSWINSZ)."""
+        session.cols, session.rows = cols, rows
+        for window in session.windows:
+            layout.resize(window.layout, cols, rows)
+            window.fit_panes()
 
     def shutdown(self) -> None:
         """kill-server: every pane killed, then the server exits."""
@@ -100,7 +128,7 @@ class Server:
         name = name if name is not None else str(session_id)
         while name in self.sessions:  # an automatic name taken by an explicit one
             name = str(self._next("session"))
-        session = Session(session_id, name, cols, rows)
+        session = Session(session_id, name, cols, rows, env=dict(env))
         await self.new_window(session, args, env, cwd, window_name, select=True)
         self.sessions[name] = session
         return session
@@ -122,6 +150,8 @@ class Server:
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
         session.add(window, select=select)
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
+        pane.on_output = lambda _: self._refresh(session)
+        self._refresh(session)
         return window
 
     async def split_window(
@@ -156,9 +186,11 @@ class Server:
             percentage=percentage, before=before,
         )
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
+        pane.on_output = lambda _: self._refresh(session)
         window.fit_panes()
         if select:
             window.select(pane)
+        self._refresh(session)
         return pane
 
     async def _start_pane(
@@ -213,8 +245,14 @@ class Server:
                 window.active = window.last or window.panes[0]
                 window.last = None
             window.fit_panes()
+            self._refresh(session)
             return
         session.remove(window)
+        self._refresh(session)
+        if not session.windows:
+            for client in list(self.clients):
+                if client.session is session:
+                    client.detach("exited")
         if not session.windows and self.sessions.get(session.name) is session:
             del self.sessions[session.name]
             if not self.sessions:
@@ -250,8 +288,13 @@ class Server:
                 context.env = decode_environ(frame.payload)
             elif frame.type is FrameType.CWD:
                 context.cwd = os.fsdecode(frame.payload) or None
+            elif frame.type is FrameType.RESIZE:
+                context.size = decode_size(frame.payload)
             elif frame.type is FrameType.COMMAND:
                 result = await run_command(context, decode_argv(frame.payload))
+                if result.attach is not None and not result.stderr:
+                    await self._attached(result.attach, context, frames, writer)
+                    return
                 if result.stdout:
                     writer.write(encode_frame(FrameType.STDOUT, result.stdout.encode()))
                 if result.stderr:
@@ -261,6 +304,53 @@ class Server:
                 return
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")
+
+
+    async def _attached(
+        self,
+        session: Session,
+        context: Context,
+        frames: AsyncIterator[Frame],
+        writer: asyncio.StreamWriter,
+    ) -> None:
+        """Serve an attached client until it detaches or its session ends."""
+        # prompt_toolkit is loaded only once a client attaches.
+        from prompt_toolkit.data_structures import Size
+
+        from termhost.ui.app import AttachedClient
+
+        assert context.size is not None
+        cols, rows = context.size
+
+        def send(data: bytes) -> None:
+            if not writer.is_closing():
+                writer.write(encode_frame(FrameType.OUTPUT, data))
+
+        client = AttachedClient(self, session, send, Size(rows=rows, columns=cols))
+        self.clients.append(client)
+        self.resize_session(session, cols, max(1, rows - 1))
+
+        async def relay() -> None:
+            async for frame in frames:
+                if frame.type is FrameType.INPUT:
+                    client.feed(frame.payload)
+                elif frame.type is FrameType.RESIZE:
+                    cols, rows = decode_size(frame.payload)
+                    client.resize(cols, rows)
+                    self.resize_session(session, cols, max(1, rows - 1))
+                elif frame.type is FrameType.DETACH:
+                    client.detach()
+            client.detach("lost")  # the connection ended
+
+        reading = asyncio.ensure_future(relay())
+        try:
+            await client.run()
+        finally:
+            reading.cancel()
+            self.clients.remove(client)
+        writer.write(encode_frame(FrameType.DETACH, client.detach_reason.encode()))
+        writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
+        await writer.drain()
 
 
 async def _frames(reader: asyncio.StreamReader, decoder: FrameDecoder) -> AsyncIterator[Frame]:

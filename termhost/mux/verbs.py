@@ -27,6 +27,8 @@ VERBS = {
              "[-d] [-c dir] [-e VAR=value] [-n window-name] [-s session-name] [-x width] "
              "[-y height] [command]"),
         Verb("has-session", ("has",), "t:", "[-t target-session]"),
+        Verb("attach-session", ("attach", "a"), "t:", "[-t target-session]"),
+        Verb("detach-client", ("detach",), "s:", "[-s target-session]"),
         Verb("list-sessions", ("ls",), "F:", "[-F format]"),
         Verb("kill-session", (), "t:", "[-t target-session]"),
         Verb("kill-server", (), "", ""),

@@ -1,0 +1,1 @@
+"""The interactive side: one prompt_toolkit Application per attached client."""

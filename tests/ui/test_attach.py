@@ -1,0 +1,136 @@
+"""A real client in a real PTY, its output read by an emulator as the outer terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from termhost.process import Child, Command, set_window_size, spawn_in_pty
+from termhost.terminal import Terminal
+from tests.conftest import DEADLINE
+
+
+class Outer:
+    """The terminal the client runs in: a PTY whose output our emulator draws."""
+
+    def __init__(self, child: Child, master: int, cols: int, rows: int) -> None:
+        self.child, self.master = child, master
+        self.terminal = Terminal(cols, rows)
+        os.set_blocking(master, False)
+
+    async def see(self, condition: Callable[[list[str]], bool], what: str) -> list[str]:
+        deadline = time.monotonic() + DEADLINE
+        while True:
+            try:
+                self.terminal.feed(os.read(self.master, 65536))
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                pass  # the client is gone: what it wrote is all there is
+            screen = [line.rstrip() for line in self.terminal.display]
+            if condition(screen):
+                return screen
+            if time.monotonic() > deadline:
+                pytest.fail(f"never saw {what}; the screen was:\n" + "\n".join(screen))
+            await asyncio.sleep(0.01)  # polling the PTY with a deadline
+
+    def type(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    environment = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path), "SHELL": "/bin/sh",
+                   "PS1": "$ ", "ENV": ""}
+    environment.pop("TERMHOST", None)
+    yield environment
+    subprocess.run([sys.executable, "-m", "termhost", "kill-server"], env=environment,
+                   capture_output=True, timeout=30, check=False)
+
+
+async def client(env: dict[str, str], *args: str, cols: int = 80, rows: int = 24) -> Outer:
+    command = Command(sys.executable, ["-m", "termhost", *args], env=env)
+    child, master = await spawn_in_pty(command, cols, rows)
+    return Outer(child, master, cols, rows)
+
+
+def termhost(env: dict[str, str], *args: str) -> str:
+    return subprocess.run([sys.executable, "-m", "termhost", *args], env=env,
+                          capture_output=True, text=True, timeout=30, check=True).stdout
+
+
+def test_type_split_detach_and_attach_again(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "work")
+        await outer.see(lambda s: s[0].startswith("$") and "[work] 0:sh*" in s[-1],
+                        "the prompt and the status bar")
+        outer.type(b"echo hi\r")
+        await outer.see(lambda s: "hi" in s[1], "hi under the command")
+        outer.type(b"\x02%")  # C-b %: two panes side by side
+        await outer.see(lambda s: s[0].startswith("$ echo hi") and "│$" in s[0],
+                        "a second pane right of a border")
+        assert termhost(env, "display", "-p", "-t", "work", "#{window_panes}") == "2\n"
+        outer.type(b"\x02d")
+        await outer.see(lambda s: "[detached (from session work)]" in "\n".join(s),
+                        "the detach message")
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+        os.close(outer.master)
+        assert termhost(env, "ls", "-F", "#{session_name}") == "work\n"
+
+        again = await client(env, "attach", "-t", "work")
+        await again.see(lambda s: "hi" in s[1] and "│" in s[0], "the same panes again")
+        again.type(b"\x02d")
+        assert (await asyncio.wait_for(again.child.wait(), DEADLINE)).code == 0
+        os.close(again.master)
+
+    asyncio.run(scenario())
+
+
+def test_resizing_the_outer_terminal_reaches_the_pane(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "size", cols=80, rows=24)
+        await outer.see(lambda s: s[0].startswith("$"), "the prompt")
+        outer.type(b"stty size\r")
+        await outer.see(lambda s: "23 80" in s[1], "23 rows (one for the status) by 80")
+        set_window_size(outer.master, 100, 30)
+        outer.terminal.resize(100, 30)
+        outer.type(b"stty size\r")
+        await outer.see(lambda s: any(line == "29 100" for line in s), "the new size")
+        outer.type(b"\x02d")
+        await asyncio.wait_for(outer.child.wait(), DEADLINE)
+        os.close(outer.master)
+
+    asyncio.run(scenario())
+
+
+def test_a_client_without_a_terminal_is_refused(env: dict[str, str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "termhost", "new-session", "-s", "x"], env=env,
+                          capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stderr) == (1, "termhost: open terminal failed: not a terminal\n")
+    assert "no server running" in subprocess.run(  # and no server was left behind
+        [sys.executable, "-m", "termhost", "ls"], env=env, capture_output=True, text=True,
+        timeout=30,
+    ).stderr
+
+
+def test_a_killed_server_ends_the_client_and_restores_its_terminal(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "k")
+        await outer.see(lambda s: s[0].startswith("$"), "the prompt")
+        pid = int(termhost(env, "display", "-p", "#{pid}"))
+        os.kill(pid, 9)
+        await outer.see(lambda s: "[server exited unexpectedly]" in "\n".join(s),
+                        "the client's message")
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 1
+        assert not outer.terminal.screen.alternate_screen  # the terminal was restored
+        os.close(outer.master)
+
+    asyncio.run(scenario())
