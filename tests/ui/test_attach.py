@@ -134,3 +134,30 @@ def test_a_killed_server_ends_the_client_and_restores_its_terminal(env: dict[str
         os.close(outer.master)
 
     asyncio.run(scenario())
+
+
+def test_the_client_inside_tmux_as_the_outer_terminal(env: dict[str, str]) -> None:
+    tmux = ["tmux", "-L", f"termhost-outer-{os.getpid()}", "-f", "/dev/null"]
+    outer_env = {k: v for k, v in env.items() if not k.startswith("TMUX")}
+    inner = f"{sys.executable} -m termhost new-session -s inner"
+
+    def run(*args: str) -> str:
+        return subprocess.run([*tmux, *args], env=outer_env, capture_output=True, text=True,
+                              check=True, timeout=10).stdout
+
+    def screen() -> str:
+        return run("capture-pane", "-p")
+
+    from tests.conftest import wait_until
+
+    run("new-session", "-d", "-x", "80", "-y", "24", inner)
+    run("set-option", "-g", "remain-on-exit", "on")  # keep the client's last words on screen
+    try:
+        wait_until(lambda: "[inner] 0:sh*" in screen(), what="termhost's status bar in tmux")
+        run("send-keys", "echo through-tmux", "Enter")
+        wait_until(lambda: "\nthrough-tmux" in screen(), what="the echo in tmux's pane")
+        run("send-keys", "C-b", "d")
+        wait_until(lambda: "[detached (from session inner)]" in screen(), what="the detach")
+        assert termhost(env, "ls", "-F", "#{session_name}") == "inner\n"
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=outer_env, timeout=10, check=False)
