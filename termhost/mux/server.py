@@ -93,10 +93,13 @@ class Server:
             if session is None or client.session is session:
                 client.detach()
 
-    def _refresh(self, session: Session) -> None:
+    def _refresh(self, session: Session, *, layout_changed: bool = True) -> None:
         for client in self.clients:
             if client.session is session:
-                client.refresh()
+                if layout_changed:
+                    client.relayout()
+                else:
+                    client.refresh()
 
     def resize_session(self, session: Session, cols: int, rows: int) -> None:
         """The size of the latest client: every window's layout, every pane (TIOCSWINSZ)."""
@@ -150,7 +153,7 @@ class Server:
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
         session.add(window, select=select)
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda _: self._refresh(session)
+        pane.on_output = lambda _: self._refresh(session, layout_changed=False)
         self._refresh(session)
         return window
 
@@ -186,7 +189,7 @@ class Server:
             percentage=percentage, before=before,
         )
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda _: self._refresh(session)
+        pane.on_output = lambda _: self._refresh(session, layout_changed=False)
         window.fit_panes()
         if select:
             window.select(pane)

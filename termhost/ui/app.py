@@ -11,9 +11,11 @@ status bar. Keys go to the active pane, re-encoded for its modes (DECCKM...); th
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from prompt_toolkit.application import Application
@@ -38,7 +40,7 @@ from prompt_toolkit.styles import Style
 from termhost.mux.layout import Cell
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
-from termhost.terminal.cell import WIDE_STUB
+from termhost.terminal.cell import BLANK, WIDE_STUB
 from termhost.terminal.cell import Cell as ScreenCell
 from termhost.terminal.keys import KeyModes, encode_key
 
@@ -100,19 +102,17 @@ class PaneControl(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         screen = self.pane.terminal.screen
         rows = screen.lines
+        cache = _ROWS.setdefault(self.pane, {})
+        for y in screen.dirty:
+            cache.pop(y, None)
+        screen.dirty.clear()  # only the renderer reads it, and the cache is per pane
 
         def line(y: int) -> StyleAndTextTuples:
             if y >= rows:
                 return []
-            row = screen.buffer.get(y)
-            if not row:
-                return [("", " " * screen.columns)]
-            fragments: StyleAndTextTuples = []
-            for x in range(screen.columns):
-                cell = row[x]
-                if cell.data == WIDE_STUB:
-                    continue
-                fragments.append((_style(cell), cell.data))
+            fragments = cache.get(y)
+            if fragments is None:
+                fragments = cache[y] = _fragments(screen.buffer.get(y), screen.columns)
             return fragments
 
         cursor = Point(min(screen.cursor.x, screen.columns - 1), screen.cursor.y)
@@ -123,7 +123,40 @@ class PaneControl(UIControl):
         )
 
 
+_ROWS: weakref.WeakKeyDictionary[Pane, dict[int, StyleAndTextTuples]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each pane's rows as fragments, dropped as the screen marks rows dirty."""
+
+
+def _fragments(row: Mapping[int, ScreenCell] | None, columns: int) -> StyleAndTextTuples:
+    """A row as runs of equally styled text."""
+    if not row:
+        return [("", " " * columns)]
+    fragments: StyleAndTextTuples = []
+    style, text = "", list[str]()
+    for x in range(columns):
+        cell = row.get(x, BLANK)
+        if cell.data == WIDE_STUB:
+            continue
+        cell_style = _style(cell)
+        if cell_style != style and text:
+            fragments.append((style, "".join(text)))
+            text = []
+        style = cell_style
+        text.append(cell.data)
+    if text:
+        fragments.append((style, "".join(text)))
+    return fragments
+
+
+@functools.lru_cache(maxsize=4096)
 def _style(cell: ScreenCell) -> str:
+    if cell.fg == cell.bg == "default" and not (
+        cell.bold or cell.italics or cell.underscore or cell.reverse or cell.strikethrough
+        or cell.blink
+    ):
+        return ""
     parts = []
     if cell.fg != "default":
         parts.append(_colour(cell.fg))
@@ -169,7 +202,7 @@ class AttachedClient:
                               term="xterm-256color", enable_cpr=False)
         self.app: Application[None] = Application(
             layout=Layout(Window()), key_bindings=self._bindings(), style=STYLE,
-            full_screen=True, input=self.input, output=output, min_redraw_interval=1 / 60,
+            full_screen=True, input=self.input, output=output, max_render_postpone_time=0,
             terminal_size_polling_interval=None, mouse_support=False,
         )
         self.app.layout = Layout(self._container())
@@ -183,7 +216,7 @@ class AttachedClient:
             loop = asyncio.get_running_loop()
 
             def soon() -> None:
-                loop.call_soon(self.refresh)
+                loop.call_soon(self.relayout)
 
             await self.app.run_async(pre_run=soon)
         finally:
@@ -198,7 +231,12 @@ class AttachedClient:
         self.app._on_resize()
 
     def refresh(self) -> None:
-        """Something changed (pane output, layout): redraw, at most ~60 times a second."""
+        """A pane wrote something: redraw (prompt_toolkit folds requests made in one turn
+        of the loop into one redraw)."""
+        self.app.invalidate()
+
+    def relayout(self) -> None:
+        """Panes or windows came or went: rebuild the layout, then redraw."""
         self.app.layout = Layout(self._container())
         self.app.invalidate()
 
@@ -268,7 +306,7 @@ class AttachedClient:
             window = self.session.active_window
             panes = window.panes
             window.select(panes[(panes.index(window.active) + 1) % len(panes)])
-            self.refresh()
+            self.relayout()
 
         @bindings.add(PREFIX, "c")
         def _new_window(event: KeyPressEvent) -> None:
@@ -320,8 +358,8 @@ class AttachedClient:
         windows = self.session.windows
         current = windows.index(self.session.active_window)
         self.session.select(windows[(current + step) % len(windows)])
-        self.refresh()
+        self.relayout()
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
-        task.add_done_callback(lambda _: self.refresh())
+        task.add_done_callback(lambda _: self.relayout())
