@@ -155,7 +155,8 @@ def test_kill_server_leaves_no_pane_process(termhost: Termhost) -> None:
 
 
 def test_a_killed_server_takes_its_panes_with_it(termhost: Termhost) -> None:
-    termhost("new-session", "-d", "-s", "k", "trap '' HUP; sleep 1000")
+    # The pane ignores SIGHUP (the PTY's hangup), so only the parent-death signal ends it.
+    termhost("new-session", "-d", "-s", "k", "trap '' HUP; exec sleep 1000")
     pane_pid = int(termhost("display", "-p", "-t", "k", "#{pane_pid}").stdout)
     server_pid = termhost.server_pid()
     assert server_pid is not None
