@@ -308,7 +308,6 @@ class Server:
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")
 
-
     async def _attached(
         self,
         session: Session,
@@ -334,16 +333,18 @@ class Server:
         self.resize_session(session, cols, max(1, rows - 1))
 
         async def relay() -> None:
-            async for frame in frames:
-                if frame.type is FrameType.INPUT:
-                    client.feed(frame.payload)
-                elif frame.type is FrameType.RESIZE:
-                    cols, rows = decode_size(frame.payload)
-                    client.resize(cols, rows)
-                    self.resize_session(session, cols, max(1, rows - 1))
-                elif frame.type is FrameType.DETACH:
-                    client.detach()
-            client.detach("lost")  # the connection ended
+            try:
+                async for frame in frames:
+                    if frame.type is FrameType.INPUT:
+                        client.feed(frame.payload)
+                    elif frame.type is FrameType.RESIZE:
+                        cols, rows = decode_size(frame.payload)
+                        client.resize(cols, rows)
+                        self.resize_session(session, cols, max(1, rows - 1))
+                    elif frame.type is FrameType.DETACH:
+                        client.detach()
+            finally:
+                client.detach("lost")  # the connection ended, or sent garbage
 
         reading = asyncio.ensure_future(relay())
         try:

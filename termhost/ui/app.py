@@ -195,6 +195,7 @@ class AttachedClient:
         self.session = session
         self.size = size
         self.detach_reason = f"detached (from session {session.name})"
+        self._detaching = False
         self._input_cm = create_pipe_input()
         self.input: PipeInput = self._input_cm.__enter__()
         self._writer = _FrameWriter(send)
@@ -216,6 +217,8 @@ class AttachedClient:
             loop = asyncio.get_running_loop()
 
             def soon() -> None:
+                if self._detaching:  # asked to leave before it even started
+                    loop.call_soon(self.app.exit)
                 loop.call_soon(self.relayout)
 
             await self.app.run_async(pre_run=soon)
@@ -241,9 +244,13 @@ class AttachedClient:
         self.app.invalidate()
 
     def detach(self, reason: str | None = None) -> None:
+        """End the Application; the first reason given is the one the client prints."""
+        if self._detaching:
+            return
+        self._detaching = True
         if reason:
             self.detach_reason = reason
-        if self.app.is_running and not self.app.future.done():  # type: ignore[union-attr]
+        if self.app.is_running:
             self.app.exit()
 
     # --- the layout --------------------------------------------------------------------
