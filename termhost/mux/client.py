@@ -23,6 +23,7 @@ from pathlib import Path
 from termhost.mux.paths import ensure_socket_dir, socket_dir
 from termhost.mux.protocol import (
     PROTOCOL_VERSION,
+    Frame,
     FrameDecoder,
     FrameType,
     ProtocolError,
@@ -182,10 +183,7 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
                     break
                 for frame in decoder.feed(data):
                     if not greeted:
-                        version = decode_hello(frame)
-                        if version != PROTOCOL_VERSION:
-                            raise ClientError(version_mismatch(version, PROTOCOL_VERSION))
-                        greeted = True
+                        greeted = _check_hello(frame)
                     elif frame.type is FrameType.OUTPUT:
                         os.write(sys.stdout.fileno(), frame.payload)
                     elif frame.type is FrameType.STDERR:
@@ -209,6 +207,14 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
     return status
 
 
+def _check_hello(frame: Frame) -> bool:
+    """The server's HELLO: same protocol version, or a message saying what to do."""
+    version = decode_hello(frame)
+    if version != PROTOCOL_VERSION:
+        raise ClientError(version_mismatch(version, PROTOCOL_VERSION))
+    return True
+
+
 def _greeting() -> bytes:
     return (
         encode_hello()
@@ -227,10 +233,7 @@ def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:
             raise ClientError("the server closed the connection")
         for frame in decoder.feed(data):
             if not greeted:
-                version = decode_hello(frame)
-                if version != PROTOCOL_VERSION:
-                    raise ClientError(version_mismatch(version, PROTOCOL_VERSION))
-                greeted = True
+                greeted = _check_hello(frame)
             elif frame.type is FrameType.STDOUT:
                 sys.stdout.buffer.write(frame.payload)
                 sys.stdout.flush()

@@ -152,10 +152,14 @@ class Server:
         layout = Cell[Pane]("pane", session.cols, session.rows, pane=pane)
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
         session.add(window, select=select)
-        pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda _: self._refresh(session, layout_changed=False)
+        self._watch(session, window, pane)
         self._refresh(session)
         return window
+
+    def _watch(self, session: Session, window: Window, pane: Pane) -> None:
+        """Wire a new pane: its end re-cuts the window, its output redraws the clients."""
+        pane.on_close = lambda closed: self._pane_closed(session, window, closed)
+        pane.on_output = lambda _: self._refresh(session, layout_changed=False)
 
     async def split_window(
         self,
@@ -188,8 +192,7 @@ class Server:
             window.layout.find(target), pane, horizontal=horizontal, size=size,
             percentage=percentage, before=before,
         )
-        pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda _: self._refresh(session, layout_changed=False)
+        self._watch(session, window, pane)
         window.fit_panes()
         if select:
             window.select(pane)
