@@ -31,11 +31,6 @@ class Window:
         """In tmux's order (#{pane_index}): left to right, top to bottom."""
         return [leaf.pane for leaf in self.layout.leaves() if leaf.pane is not None]
 
-    @property
-    def pane(self) -> Pane:
-        """The active pane."""
-        return self.active
-
     def select(self, pane: Pane) -> None:
         if pane is not self.active:
             self.last, self.active = self.active, pane

@@ -100,12 +100,13 @@ class PaneControl(UIControl):
         return False
 
     def create_content(self, width: int, height: int) -> UIContent:
-        screen = self.pane.terminal.screen
+        terminal = self.pane.terminal
+        screen = terminal.screen
         rows = screen.lines
         cache = _ROWS.setdefault(self.pane, {})
-        for y in screen.dirty:
+        for y in terminal.dirty:
             cache.pop(y, None)
-        screen.dirty.clear()  # only the renderer reads it, and the cache is per pane
+        terminal.clear_dirty()  # the cache is per pane, shared by every client showing it
 
         def line(y: int) -> StyleAndTextTuples:
             if y >= rows:
