@@ -21,6 +21,10 @@ from the launch until the output has been consumed and the child reaped:
   raw PTY    /work/shared/bench/pty_raw.py FILE: a bare Python loop draining a PTY that cat
              writes into, nothing done with the bytes. The physical limit of this machine
 
+Every termhost feed() call (and the final flush) is timed too: the median, p99 and longest
+call say how long feeding a flood holds a server's event loop at once (the pane reader
+feeds the same 64 KiB reads, and the emulator flushes every PENDING_LIMIT bytes).
+
 A fast emulator that drops output must not look good, so after each run the last non-blank
 line of the final screen (termhost's display, tmux's capture-pane) is compared with the
 file's last line (OK/MISMATCH), and termhost's scrollback length is printed (2000 once
@@ -81,6 +85,8 @@ class Run:
     tail_from_history: int = 0
     """How many lines of `tail` came from the scrollback."""
     timed_out: bool = False
+    call_ms: list[float] | None = None
+    """termhost only: the duration of every feed() and the final flush(), sorted."""
 
     @property
     def mb_per_s(self) -> float:
@@ -107,6 +113,7 @@ async def run_termhost(path: Path, timeout: float) -> Run:
     read = 0
     timed_out = False
     elapsed = 0.0
+    calls: list[float] = []
     start = time.perf_counter()
     deadline = start + timeout
     child, master = await spawn_in_pty(Command("cat", [str(path)], env=ENV), COLS, ROWS)
@@ -123,7 +130,9 @@ async def run_termhost(path: Path, timeout: float) -> Run:
             if timed_out:
                 continue  # draining what cat wrote before it was killed
             read += len(chunk)
+            called = time.perf_counter()
             terminal.feed(chunk)
+            calls.append(time.perf_counter() - called)
             if time.perf_counter() > deadline:
                 timed_out = True
                 elapsed = time.perf_counter() - start
@@ -132,7 +141,9 @@ async def run_termhost(path: Path, timeout: float) -> Run:
         # Output still held by lazy feeding counts: the clock stops once it is emulated.
         flush = getattr(terminal, "flush", None)
         if flush is not None:
+            called = time.perf_counter()
             flush()
+            calls.append(time.perf_counter() - called)
         if not timed_out:
             elapsed = time.perf_counter() - start
     finally:
@@ -152,6 +163,7 @@ async def run_termhost(path: Path, timeout: float) -> Run:
         tail=[line.rstrip() for line in newest] + without_trailing_blanks(terminal.display),
         tail_from_history=len(newest),
         timed_out=timed_out,
+        call_ms=sorted(1e3 * seconds for seconds in calls),
     )
 
 
@@ -337,6 +349,19 @@ def report(files: dict[str, Path], results: dict[str, dict[str, Run | float | No
             print(
                 f"{verdict}  termhost {name}: scrollback {termhost.history} lines, expected "
                 f"{HISTORY_LIMIT}{tmux_history}"
+            )
+
+    print()
+    for name, row in results.items():
+        termhost = row["termhost"]
+        assert isinstance(termhost, Run)
+        if termhost.call_ms:
+            calls = termhost.call_ms
+            p99 = calls[min(len(calls) - 1, int(len(calls) * 0.99))]
+            print(
+                f"INFO      termhost {name}: {len(calls)} feed calls, median "
+                f"{calls[len(calls) // 2]:.2f} ms, p99 {p99:.2f} ms, longest {calls[-1]:.2f} ms"
+                " (how long one call holds the event loop)"
             )
 
     print()

@@ -134,11 +134,18 @@ def _start_server(path: Path) -> socket.socket:
                 delay = min(delay * 2, 0.05)
 
 
+def _terminal_size(fd: int) -> tuple[int, int]:
+    """The tty's size; 80 columns and 24 rows where it says 0 (a PTY whose size was
+    never set), as tmux assumes."""
+    cols, rows = os.get_terminal_size(fd)
+    return cols or 80, rows or 24
+
+
 def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
     """Relay this terminal to the server until detached; the tty is always restored."""
     stdin = sys.stdin.fileno()
     saved = termios.tcgetattr(stdin)
-    cols, rows = os.get_terminal_size(stdin)
+    cols, rows = _terminal_size(stdin)
     wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     caught: list[int] = []
     previous = {
@@ -168,7 +175,7 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
                         break
                 for signum in caught:
                     if signum == signal.SIGWINCH:
-                        cols, rows = os.get_terminal_size(stdin)
+                        cols, rows = _terminal_size(stdin)
                         sock.sendall(encode_frame(FrameType.RESIZE, encode_size(cols, rows)))
                     else:
                         message, done = f"[terminated by {signal.Signals(signum).name}]", True

@@ -23,8 +23,9 @@ __all__ = ["Pane"]
 
 _READ_SIZE = 65536
 _ACTIVE_POINT = 0
-_READS_PER_TURN = 16
-"""Reads before yielding to the loop, so one flooding pane cannot starve the others."""
+_READS_PER_TURN = 4
+"""Reads before yielding to the loop, so one flooding pane cannot starve the others:
+at most PENDING_LIMIT bytes, one flush's worth."""
 
 
 class Pane:
@@ -44,6 +45,8 @@ class Pane:
         self.on_output: Callable[[Pane], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self.active_point = 0
+        self.output_bytes = 0
+        """Bytes the program wrote so far (a renderer's measure of how busy it is)."""
         self.mark_active()
 
     def mark_active(self) -> None:
@@ -137,6 +140,7 @@ class Pane:
             if not data:
                 self._close()
                 return
+            self.output_bytes += len(data)
             self.terminal.feed(data)
         self.terminal.flush()
         if self.on_output is not None:

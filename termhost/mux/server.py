@@ -272,7 +272,10 @@ class Server:
             if sock is None or not peer_allowed(sock):
                 return
             await self._converse(reader, writer)
-        except (TimeoutError, ProtocolError, ConnectionError, asyncio.IncompleteReadError):
+        except (
+            TimeoutError, ProtocolError, ConnectionError, asyncio.IncompleteReadError,
+            StopAsyncIteration,  # gone before it said HELLO
+        ):
             pass  # that client is dropped; the server carries on
         finally:
             writer.close()

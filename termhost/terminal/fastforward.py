@@ -24,7 +24,7 @@ from pyte import modes as mo
 from termhost.terminal.cell import BLANK, Cell
 from termhost.terminal.parser import parse_params
 from termhost.terminal.screen import Row, Screen, char_width
-from termhost.terminal.scrollback import decode_line, encode_row, intern_attributes
+from termhost.terminal.scrollback import decode_line, intern_attributes
 from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["fast_forward"]
@@ -40,8 +40,11 @@ _CONTROL_BYTES = bytes(
     for byte in range(256)
 )
 _SGR = re.compile(r"\x1b\[([0-9;:]*)m")
+_SGR_ONLY = re.compile(r"\x1b\[[0-9;:]*m")
 _MARK, _WRAPPED = "\0", "\1"
 _DEFAULT_ID = intern_attributes(BLANK)
+_BLOCK_LINES = 64
+"""Lines per deferred block: a block lives while any of its rows is stored unread."""
 
 Run = tuple[str, str]
 """(attribute id, text) of a stretch of one row."""
@@ -251,12 +254,19 @@ class _Renderer:
         deferred when they fit one row."""
         rows: list[str | DeferredRow] = []
         laid_out_from = len(lines) - visible
-        for index, line in enumerate(lines):
+        index = 0
+        while index < len(lines):
             if index < laid_out_from and row_counts[index] == 1:
-                rows.append(DeferredRow(self, self.attrs, line))
-                self._advance(line)
+                start = index
+                stop = min(laid_out_from, start + _BLOCK_LINES)
+                while index < stop and row_counts[index] == 1:
+                    index += 1
+                block = _DeferredBlock(self, self.attrs, lines[start:index])
+                rows.extend(DeferredRow(block, offset) for offset in range(index - start))
+                self._advance("\r\n".join(block.lines))
             else:
-                rows.extend(self.line(line))
+                rows.extend(self.line(lines[index]))
+                index += 1
         return rows
 
     def _advance(self, line: str) -> None:
@@ -266,14 +276,6 @@ class _Renderer:
             self.attrs = self._reset
         for params in _SGR.findall(line, max(reset, 0)):
             self._sgr(params)
-
-    def lay_out(self, attrs: Cell, line: str) -> str:
-        """The one row of a deferred line, starting from `attrs`."""
-        saved, self.attrs = self.attrs, attrs
-        try:
-            return self._ascii_line(_SGR.split(line))[0]
-        finally:
-            self.attrs = saved
 
     def _place(self, rows: list[list[Run]], x: int, attr_id: str, piece: str) -> int:
         """Printable ASCII from column x, wrapping at the margin; the column after it."""
@@ -321,11 +323,15 @@ class _Renderer:
         tail_start, counted = len(lines), 0
         row_counts: list[int] = []  # of the tail, last line first
         plain = run.isascii() and "\x1b" not in run and "\t" not in run and "\x07" not in run
+        widths = None if plain else _visible_widths(lines[-needed:])
         while tail_start > 0 and counted < needed:
             tail_start -= 1
             line = lines[tail_start]
             if plain:  # the common log: its length says it all
                 row_counts.append(1 if len(line) <= columns else -(-len(line) // columns))
+            elif widths is not None:  # ASCII and SGR: the visible width says it all
+                width = widths[tail_start - len(lines)]
+                row_counts.append(1 if width <= columns else -(-width // columns))
             else:
                 row_counts.append(self._row_count(line))
             counted += row_counts[-1]
@@ -350,9 +356,7 @@ class _Renderer:
         else:
             scrolled = len(new)
             leaving = min(above, scrolled)
-            old: list[str | DeferredRow] = [
-                encode_row(buffer[y], columns, y in wrapped) for y in range(leaving)
-            ]
+            old: list[str | DeferredRow] = [screen.encode_leaving(y) for y in range(leaving)]
             screen.history.extend(old + new[: max(0, scrolled - above)])
             old_rows = [(buffer.get(y), y in wrapped) for y in range(leaving, above)]
         buffer.clear()
@@ -363,6 +367,7 @@ class _Renderer:
             if was_wrapped:
                 screen.wrapped.add(y)
         visible_new = new[len(new) - (above - len(old_rows)) :]
+        laid_out: dict[int, str] = {}
         for y, row_or_deferred in enumerate(visible_new, start=len(old_rows)):
             encoded = _encoded(row_or_deferred)
             if encoded.startswith(_WRAPPED):
@@ -370,6 +375,8 @@ class _Renderer:
             cells = decode_line(encoded)
             if cells:
                 buffer[y].update(enumerate(cells))
+            laid_out[y] = encoded
+        screen.note_laid_out(laid_out)
         screen.cursor.attrs = self.attrs
         screen.bell_count += bells
         screen._last_char = ""  # each line ended in CR LF, and a control forgets it (REP)
@@ -377,16 +384,54 @@ class _Renderer:
         screen.dirty.update(range(height))
 
 
+class _DeferredBlock:
+    """Consecutive one-row lines bound for the scrollback, not laid out yet: the lines
+    and the SGR state the first starts in. Rows are laid out on demand, in order (each
+    line starts in the state the one before left), and kept until all are taken."""
+
+    __slots__ = ("attrs", "lines", "renderer", "rows")
+
+    def __init__(self, renderer: _Renderer, attrs: Cell, lines: list[str]) -> None:
+        self.renderer, self.attrs, self.lines = renderer, attrs, lines
+        self.rows: list[str] = []
+
+    def row(self, index: int) -> str:
+        rows = self.rows
+        if index >= len(rows):
+            renderer = self.renderer
+            saved, renderer.attrs = renderer.attrs, self.attrs
+            try:
+                for line in self.lines[len(rows) : index + 1]:
+                    rows.append(renderer._ascii_line(_SGR.split(line))[0])
+                self.attrs = renderer.attrs
+            finally:
+                renderer.attrs = saved
+        return rows[index]
+
+
 class DeferredRow:
-    """A scrollback row not laid out yet: its line and the SGR state it starts in."""
+    """A scrollback row not laid out yet: line `index` of a `_DeferredBlock`."""
 
-    __slots__ = ("attrs", "line", "renderer")
+    __slots__ = ("block", "index")
 
-    def __init__(self, renderer: _Renderer, attrs: Cell, line: str) -> None:
-        self.renderer, self.attrs, self.line = renderer, attrs, line
+    def __init__(self, block: _DeferredBlock, index: int) -> None:
+        self.block, self.index = block, index
 
     def encode(self) -> str:
-        return self.renderer.lay_out(self.attrs, self.line)
+        return self.block.row(self.index)
+
+
+def _visible_widths(lines: list[str]) -> list[int] | None:
+    """The width of each line when all are ASCII, SGR and BEL (one pass over all of
+    them, not one per line); None otherwise."""
+    text = "\n".join(lines)
+    if not text.isascii() or "\t" in text:
+        return None
+    if "\x1b" in text:  # joining the split is twice as fast as substituting
+        text = "".join(_SGR_ONLY.split(text))
+    if "\x07" in text:
+        text = text.replace("\x07", "")
+    return [len(line) for line in text.split("\n")]
 
 
 def _encoded(row: str | DeferredRow) -> str:

@@ -67,9 +67,7 @@ def parse_params(text: str) -> Params:
     """`1;38:5:208;` -> [[1], [38, 5, 208], [None]], values clamped to PARAM_LIMIT."""
     fields: Params = []
     for field in text.split(";")[:_MAX_PARAMS]:
-        fields.append(
-            [min(int(part), PARAM_LIMIT) if part else None for part in field.split(":")]
-        )
+        fields.append([min(int(part), PARAM_LIMIT) if part else None for part in field.split(":")])
     return fields
 
 

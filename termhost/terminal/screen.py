@@ -27,7 +27,7 @@ from termhost import __version__
 from termhost.terminal import reflow
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 from termhost.terminal.parser import Params
-from termhost.terminal.scrollback import Scrollback, decode_line, encode_row
+from termhost.terminal.scrollback import WRAPPED, Scrollback, decode_line, encode_row
 from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["Clipboard", "Screen"]
@@ -134,9 +134,36 @@ class Screen(pyte.Screen):
         self.application_keypad = False
         self._last_char = ""
         self._joining = False
+        self._laid_out: dict[int, tuple[Row, dict[int, Cell], int, str]] = {}
 
     def _new_row(self) -> Row:
         return StaticDefaultDict(self.default_char)
+
+    def note_laid_out(self, rows: Mapping[int, str]) -> None:
+        """Rows y now hold exactly the cells of these encodings (the flood path laid them
+        out from them). When such a row scrolls into the scrollback unchanged, its
+        encoding is stored again rather than computed anew from its cells."""
+        buffer, columns = self.buffer, self.columns
+        self._laid_out = {
+            id(buffer[y]): (buffer[y], dict(buffer[y]), columns, encoded)
+            for y, encoded in rows.items()
+        }
+
+    def encode_leaving(self, y: int) -> str:
+        """Row y as the scrollback stores it: its noted encoding if it still holds
+        exactly the cells it had then (a C-level comparison), else `encode_row`."""
+        row, wrapped = self.buffer[y], y in self.wrapped
+        noted = self._laid_out.pop(id(row), None)
+        if noted is not None:
+            same_row, cells, columns, encoded = noted
+            if (
+                same_row is row
+                and columns == self.columns
+                and encoded.startswith(WRAPPED) == wrapped
+                and row == cells
+            ):
+                return encoded
+        return encode_row(row, self.columns, wrapped)
 
     @property
     def alternate_screen(self) -> bool:
@@ -388,11 +415,11 @@ class Screen(pyte.Screen):
 
     def _scroll_up(self, top: int, bottom: int, count: int) -> None:
         """Rows top..bottom move up `count`; rows leaving a full-screen region are kept."""
-        buffer, wrapped = self.buffer, self.wrapped
+        buffer = self.buffer
         count = min(count, bottom - top + 1)
-        if top == 0 and bottom == self.lines - 1 and self._alternate is None:
-            for y in range(count):
-                self.history.push(buffer[y], self.columns, y in wrapped)
+        full = top == 0 and bottom == self.lines - 1 and self._alternate is None
+        if full and self.history.limit:
+            self.history.extend([self.encode_leaving(y) for y in range(count)])
         for y in range(top, bottom + 1):
             source = y + count
             if source <= bottom and source in buffer:
@@ -588,8 +615,7 @@ class Screen(pyte.Screen):
         """Rewrap the scrollback and the screen at `columns`, the cursor kept on its text."""
         history = self.history
         rows = [
-            reflow.Row(decode_line(line), line.startswith("\1"), line)
-            for line in history.raw()
+            reflow.Row(decode_line(line), line.startswith("\1"), line) for line in history.raw()
         ]
         rows += [reflow.Row(self._row_cells(y), y in self.wrapped) for y in range(self.lines)]
         new, cursor_row, cursor_col = reflow.reflow(
@@ -686,8 +712,11 @@ class Screen(pyte.Screen):
 
     def _snapshot(self) -> _Saved:
         return _Saved(
-            min(self.cursor.x, self.columns - 1), self.cursor.y, self.cursor.attrs,
-            mo.DECOM in self.mode, mo.DECAWM in self.mode,
+            min(self.cursor.x, self.columns - 1),
+            self.cursor.y,
+            self.cursor.attrs,
+            mo.DECOM in self.mode,
+            mo.DECAWM in self.mode,
         )
 
     def _restore(self, saved: _Saved | None) -> None:
@@ -966,4 +995,3 @@ _ESC: dict[str, Callable[[Screen], None]] = {
     "=": _keypad(True),
     ">": _keypad(False),
 }
-

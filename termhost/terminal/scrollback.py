@@ -17,13 +17,22 @@ from wcwidth import wcwidth
 
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 
-__all__ = ["DEFAULT_HISTORY_LIMIT", "Scrollback", "decode_line", "encode_row", "intern_attributes"]
+__all__ = [
+    "DEFAULT_HISTORY_LIMIT",
+    "WRAPPED",
+    "Scrollback",
+    "decode_line",
+    "encode_row",
+    "intern_attributes",
+]
 
 DEFAULT_HISTORY_LIMIT = 2000
 """Lines kept by default, as tmux's history-limit."""
 
 _MARK = "\0"
 _WRAPPED = "\1"
+WRAPPED = _WRAPPED
+"""The first character of a stored line that wrapped at the margin."""
 _MARKERS = re.compile("\0.", re.DOTALL)
 
 
@@ -78,6 +87,31 @@ def _cell(attr_id: str, data: str) -> Cell:
     return found
 
 
+class _AsciiCells(dict[str, Cell]):
+    """The cells of one attribute id, by ASCII glyph: decoding a run of ASCII is then
+    one C-level `map` over it."""
+
+    def __init__(self, attr_id: str) -> None:
+        super().__init__()
+        self.attrs = _TABLE.by_id[ord(attr_id)]
+
+    def __missing__(self, data: str) -> Cell:
+        found = self[data] = self.attrs._replace(data=data)
+        return found
+
+
+_ASCII_CELLS: dict[str, _AsciiCells] = {}
+
+
+def _ascii_cells(attr_id: str) -> _AsciiCells:
+    found = _ASCII_CELLS.get(attr_id)
+    if found is None:
+        if len(_ASCII_CELLS) > _CACHE_LIMIT >> 6:
+            _ASCII_CELLS.clear()
+        found = _ASCII_CELLS[attr_id] = _AsciiCells(attr_id)
+    return found
+
+
 def encode_row(row: Mapping[int, Cell], columns: int, wrapped: bool) -> str:
     """One screen row (pyte's column -> cell mapping) as a stored line.
 
@@ -109,7 +143,7 @@ def decode_line(line: str) -> list[Cell]:
         if number:
             attr_id, piece = piece[:1], piece[1:]
         if piece.isascii():
-            cells.extend(_cell(attr_id, char) for char in piece)
+            cells.extend(map(_ascii_cells(attr_id).__getitem__, piece))
             continue
         index, length = 0, len(piece)
         while index < length:

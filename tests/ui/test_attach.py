@@ -23,13 +23,17 @@ class Outer:
     def __init__(self, child: Child, master: int, cols: int, rows: int) -> None:
         self.child, self.master = child, master
         self.terminal = Terminal(cols, rows)
+        self.raw = bytearray()
+        """Every byte the client wrote, in order."""
         os.set_blocking(master, False)
 
     async def see(self, condition: Callable[[list[str]], bool], what: str) -> list[str]:
         deadline = time.monotonic() + DEADLINE
         while True:
             try:
-                self.terminal.feed(os.read(self.master, 65536))
+                data = os.read(self.master, 65536)
+                self.raw += data
+                self.terminal.feed(data)
                 continue
             except BlockingIOError:
                 pass
@@ -161,3 +165,82 @@ def test_the_client_inside_tmux_as_the_outer_terminal(env: dict[str, str]) -> No
         assert termhost(env, "ls", "-F", "#{session_name}") == "inner\n"
     finally:
         subprocess.run([*tmux, "kill-server"], env=outer_env, timeout=10, check=False)
+
+
+def test_two_clients_on_one_session_both_see_every_change(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        first = await client(env, "new-session", "-s", "both")
+        await first.see(lambda s: s[0].startswith("$"), "the prompt in the first client")
+        second = await client(env, "attach", "-t", "both")
+        await second.see(lambda s: s[0].startswith("$"), "the prompt in the second client")
+        first.type(b"echo from-first\r")
+        for outer in (first, second):
+            await outer.see(lambda s: "from-first" in s[1], "the first client's command")
+        second.type(b"echo from-second\r")
+        for outer in (first, second):
+            await outer.see(lambda s: "from-second" in s[3], "the second client's command")
+        for outer in (first, second):
+            outer.type(b"\x02d")
+            assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+            os.close(outer.master)
+
+    asyncio.run(scenario())
+
+
+def test_a_keystroke_echo_repaints_only_the_changed_cell(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "echo", "cat")
+        await outer.see(lambda s: "[echo] 0:" in s[-1], "the status bar")
+        outer.type(b"abc")
+        await outer.see(lambda s: s[0] == "abc", "the first echo")
+        before = len(outer.raw)
+        outer.type(b"d")
+        await outer.see(lambda s: s[0] == "abcd", "the echo of d")
+        painted = bytes(outer.raw[before:])
+        # Cursor hidden, moved, one cell with its attributes, cursor placed and shown:
+        # not a redraw of the row, let alone of the frame.
+        assert painted.count(b"d") == 1 and len(painted) < 64, painted
+        outer.type(b"\x02d")
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+        os.close(outer.master)
+
+    asyncio.run(scenario())
+
+
+def test_a_flood_ends_on_the_screen_it_left(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "flood")
+        await outer.see(lambda s: s[0].startswith("$"), "the prompt")
+        outer.type(b"seq 1 200000; echo flood-done\r")
+        screen = await outer.see(lambda s: any(line == "flood-done" for line in s),
+                                 "the end of the flood")
+        done = screen.index("flood-done")
+        assert screen[done - 1] == "200000" and screen[done - 2] == "199999"
+        assert termhost(env, "capture-pane", "-p", "-t", "flood").splitlines()[done] == (
+            "flood-done")
+        outer.type(b"\x02d")
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+        os.close(outer.master)
+
+    asyncio.run(scenario())
+
+
+def test_prefix_twice_escape_and_paste_reach_the_pane(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "keys", "stty raw -echo; cat -v")
+        await outer.see(lambda s: "[keys] 0:" in s[-1], "the status bar")
+        outer.type(b"\x02\x02")  # C-b C-b: C-b itself to the program
+        await outer.see(lambda s: s[0] == "^B", "the literal C-b")
+        outer.type(b"\x1b")  # a lone ESC is the Escape key once escape-time has passed
+        await outer.see(lambda s: s[0] == "^B^[", "the Escape key")
+        # The outer terminal brackets a paste; cat did not ask for 2004: no brackets.
+        outer.type(b"\x1b[200~pasted\x1b[201~")
+        await outer.see(lambda s: s[0] == "^B^[pasted", "the pasted text, unbracketed")
+        outer.type(b"\x02x")  # an unbound key after the prefix is ignored, as in tmux
+        outer.type(b"y")
+        await outer.see(lambda s: s[0] == "^B^[pastedy", "y after the ignored C-b x")
+        outer.type(b"\x02d")
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+        os.close(outer.master)
+
+    asyncio.run(scenario())

@@ -1,0 +1,240 @@
+"""Pane content straight to a client's terminal: the changed cells of changed rows only.
+
+prompt_toolkit redraws by rebuilding and diffing every cell of the frame in Python, about
+8 ms for 120x40: far too slow for a keystroke echo. So prompt_toolkit draws only the
+chrome (borders, status bar, overlays) and leaves the panes' areas blank in its own idea
+of the screen, where they never change, so that its diffs never write there. This module
+draws the panes the way tmux's tty layer does: for each row the emulator marked dirty, the
+runs of cells that differ from what this client's terminal shows, with one cursor move
+per run and an SGR only where the attributes change.
+
+The terminal's state has one owner at a time. A paint starts from what prompt_toolkit
+left (cursor hidden, attributes reset) and leaves the same: attributes reset, the cursor
+on the active pane's cursor, and prompt_toolkit told where that is. Whenever prompt_toolkit
+erased any part of the screen (a full redraw, a resize, a trimmed row), everything here is
+forgotten and repainted.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from termhost.mux.pane import Pane
+from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
+
+__all__ = ["Painter", "Placement", "TrackingOutput"]
+
+_GAP = 4
+"""Unchanged cells between two changed runs of a row written over rather than skipped
+with a cursor move (a CUP is 6 to 8 bytes)."""
+
+Shown = tuple[str, str]
+"""A cell as the terminal shows it: (SGR sequence, glyph); glyph "" for a wide right half."""
+
+
+class TrackingOutput(Vt100_Output):
+    """prompt_toolkit's output that notes when it erased part of the screen."""
+
+    erased = False
+
+    def erase_screen(self) -> None:
+        self.erased = True
+        super().erase_screen()
+
+    def erase_down(self) -> None:
+        self.erased = True
+        super().erase_down()
+
+    def erase_end_of_line(self) -> None:
+        self.erased = True
+        super().erase_end_of_line()
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a pane is on the client's screen (0-based cells)."""
+
+    pane: Pane
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class Painter:
+    """Paints panes for one client. `move_cursor_to` tells prompt_toolkit where the
+    cursor was left (its renderer moves relative to where it believes the cursor is)."""
+
+    def __init__(self, output: Vt100_Output, move_cursor_to: Callable[[Point], None]) -> None:
+        self._output = output
+        self._move_cursor_to = move_cursor_to
+        self._shown: dict[Pane, dict[int, list[Shown]]] = {}
+        self._placed: dict[Pane, Placement] = {}
+        self._damage: dict[Pane, set[int]] = {}
+
+    def forget(self) -> None:
+        """The terminal no longer shows what was painted: paint everything next time."""
+        self._shown.clear()
+        self._placed.clear()
+
+    def paint(self, placements: Iterable[Placement], active: Pane | None) -> None:
+        """Bring every placed pane up to date on the terminal, then put the cursor on
+        the active pane's."""
+        out: list[str] = []
+        placed = {placement.pane: placement for placement in placements}
+        for pane in [pane for pane in self._shown if pane not in placed]:
+            del self._shown[pane]  # hidden now: repainted in full when shown again
+        for pane in list(self._damage):
+            if pane not in placed and pane.closed:
+                del self._damage[pane]
+        for placement in placed.values():
+            self._paint_pane(placement, out)
+        output = self._output
+        output.hide_cursor()
+        if out:
+            output.write_raw("".join(out) + "\x1b[0m")
+        cursor = self._cursor(placed.get(active) if active is not None else None)
+        if cursor is not None:
+            point, visible = cursor
+            output.write_raw(f"\x1b[{point.y + 1};{point.x + 1}H")
+            self._move_cursor_to(point)
+            if visible:
+                output.show_cursor()
+        output.flush()
+
+    def _paint_pane(self, placement: Placement, out: list[str]) -> None:
+        pane = placement.pane
+        _subscribe(pane, self)
+        screen = pane.terminal.screen  # emulates whatever output is pending
+        _collect_damage(pane)
+        damage = self._damage.setdefault(pane, set())
+        height = min(placement.height, int(screen.lines))
+        width = min(placement.width, int(screen.columns))
+        shown = self._shown.get(pane)
+        if shown is None or self._placed.get(pane) != placement:
+            shown = self._shown[pane] = {}
+            self._placed[pane] = placement
+            rows: Iterable[int] = range(height)
+        else:
+            rows = sorted(y for y in damage if y < height)
+        damage.clear()
+        buffer = screen.buffer
+        for y in rows:
+            row = buffer.get(y)
+            new = [_shown(row.get(x, BLANK)) for x in range(width)] if row else [_BLANK] * width
+            old = shown.get(y)
+            shown[y] = new
+            _row_changes(new, old, placement.x, placement.y + y, out)
+
+    def _cursor(self, placement: Placement | None) -> tuple[Point, bool] | None:
+        if placement is None:
+            return None
+        screen = placement.pane.terminal.screen
+        x = min(int(screen.cursor.x), placement.width - 1, int(screen.columns) - 1)
+        y = min(int(screen.cursor.y), placement.height - 1)
+        return Point(x=placement.x + x, y=placement.y + y), bool(screen.cursor_visible)
+
+
+def _row_changes(
+    new: list[Shown], old: list[Shown] | None, x0: int, y: int, out: list[str]
+) -> None:
+    """The writes that turn row `old` (None: unknown) into `new` at column x0, row y."""
+    width = len(new)
+    x = 0
+    sgr = None
+    while x < width:
+        if old is not None and x < len(old) and new[x] == old[x]:
+            x += 1
+            continue
+        start = x - 1 if new[x][1] == WIDE_STUB and x > 0 else x
+        # Extend the run over changed cells and short stretches of unchanged ones.
+        end, same = x + 1, 0
+        while end < width and same < _GAP:
+            if old is not None and end < len(old) and new[end] == old[end]:
+                same += 1
+            else:
+                same = 0
+            end += 1
+        end -= same
+        out.append(f"\x1b[{y + 1};{x0 + start + 1}H")
+        for cell_sgr, glyph in new[start:end]:
+            if glyph == WIDE_STUB:
+                continue  # the wide character before it covered this cell
+            if cell_sgr != sgr:
+                out.append(cell_sgr)
+                sgr = cell_sgr
+            out.append(glyph)
+        x = end
+
+
+@functools.lru_cache(maxsize=16384)
+def _shown(cell: Cell) -> Shown:
+    return _sgr(cell._replace(data=" ")), cell.data
+
+
+_NAMED = {
+    "black": 0, "red": 1, "green": 2, "brown": 3, "yellow": 3, "blue": 4, "magenta": 5,
+    "cyan": 6, "white": 7,
+}
+
+
+@functools.lru_cache(maxsize=4096)
+def _sgr(attrs: Cell) -> str:
+    """The SGR sequence that sets exactly these attributes (from a reset)."""
+    params = ["0"]
+    for flag, code in (
+        (attrs.bold, "1"), (attrs.faint, "2"), (attrs.italics, "3"),
+        (attrs.underscore or attrs.underline, "4"), (attrs.blink, "5"), (attrs.reverse, "7"),
+        (attrs.strikethrough, "9"),
+    ):
+        if flag:
+            params.append(code)
+    params += _colour(attrs.fg, 30)
+    params += _colour(attrs.bg, 40)
+    return "\x1b[" + ";".join(params) + "m"
+
+
+def _colour(name: str, base: int) -> list[str]:
+    if name == "default":
+        return []
+    if name in _NAMED:
+        return [str(base + _NAMED[name])]
+    if name.startswith("bright") and name[6:] in _NAMED:
+        return [str(base + 60 + _NAMED[name[6:]])]
+    if len(name) == 6:
+        try:
+            red, green, blue = (int(name[i : i + 2], 16) for i in (0, 2, 4))
+        except ValueError:
+            return []
+        return [str(base + 8), "2", str(red), str(green), str(blue)]
+    return []
+
+
+_BLANK = _shown(BLANK)
+
+_SUBSCRIBERS: weakref.WeakKeyDictionary[Pane, weakref.WeakSet[Painter]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The painters showing each pane: the emulator keeps one set of dirty rows per pane,
+and every client needs to learn of every change, whichever of them looks first."""
+
+
+def _subscribe(pane: Pane, painter: Painter) -> None:
+    _SUBSCRIBERS.setdefault(pane, weakref.WeakSet()).add(painter)
+
+
+def _collect_damage(pane: Pane) -> None:
+    """Move the pane's dirty rows into each of its painters' own damage."""
+    terminal = pane.terminal
+    dirty = terminal.dirty
+    if not dirty:
+        return
+    terminal.clear_dirty()
+    for painter in _SUBSCRIBERS.get(pane, ()):
+        painter._damage.setdefault(pane, set()).update(dirty)
