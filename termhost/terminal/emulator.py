@@ -26,7 +26,7 @@ __all__ = ["PENDING_LIMIT", "Terminal"]
 
 PENDING_LIMIT = 256 << 10
 """Bytes of output kept unemulated at most. A flush of this much takes about 3 ms for a
-plain log and 10 ms for a coloured one (bench/feed_latency.py); four times as much
+plain log and 10 ms for a coloured one (bench/throughput.py times every call); four times as much
 would be about 30% faster in a flood, and hold the event loop four times as long."""
 
 # DA, DSR/CPR, XTVERSION and friends: an application waits for the answer.

@@ -1,10 +1,12 @@
 """One prompt_toolkit Application per attached client, running inside the server.
 
 The client is a thin relay (client.py): its keystrokes arrive here as INPUT frames and
-are fed to the Application's pipe input; what the Application draws leaves as OUTPUT
-frames. The Application shows the session's current window: the borders between its
-panes and a status bar; the panes themselves are drawn by the client's `Painter`
-(painter.py), changed cells only, at most `FRAME_RATE` times a second. Keys go to the
+are parsed and dispatched by `AttachedClient.feed` (the Application's own input is an
+idle pipe); what the Application and the painter draw leaves as OUTPUT frames.
+
+The Application shows the session's current window: the borders between its panes and
+a status bar. The panes themselves are drawn by the client's `Painter` (painter.py),
+changed cells only, at most `FRAME_RATE` times a second in a flood. Keys go to the
 active pane, re-encoded for its modes (DECCKM...), without a prompt_toolkit redraw; the
 prefix `C-b` starts tmux's default bindings.
 """

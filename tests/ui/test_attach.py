@@ -14,7 +14,7 @@ import pytest
 
 from termhost.process import Child, Command, set_window_size, spawn_in_pty
 from termhost.terminal import Terminal
-from tests.conftest import DEADLINE
+from tests.conftest import DEADLINE, wait_until
 
 
 class Outer:
@@ -48,6 +48,12 @@ class Outer:
 
     def type(self, data: bytes) -> None:
         os.write(self.master, data)
+
+    async def detach(self) -> None:
+        """C-b d: the client must exit 0; its PTY is closed."""
+        self.type(b"\x02d")
+        assert (await asyncio.wait_for(self.child.wait(), DEADLINE)).code == 0
+        os.close(self.master)
 
 
 @pytest.fixture
@@ -106,6 +112,11 @@ def test_resizing_the_outer_terminal_reaches_the_pane(env: dict[str, str]) -> No
         await outer.see(lambda s: "23 80" in s[1], "23 rows (one for the status) by 80")
         set_window_size(outer.master, 100, 30)
         outer.terminal.resize(100, 30)
+        # The RESIZE frame (sent on SIGWINCH) and typed keys travel apart: type once the
+        # server has the new size, as a user would after the window settled.
+        wait_until(lambda: termhost(env, "display", "-p", "-t", "size",
+                                    "#{pane_width}x#{pane_height}") == "100x29\n",
+                   what="the server resizing the pane")
         outer.type(b"stty size\r")
         await outer.see(lambda s: any(line == "29 100" for line in s), "the new size")
         outer.type(b"\x02d")
@@ -152,8 +163,6 @@ def test_the_client_inside_tmux_as_the_outer_terminal(env: dict[str, str]) -> No
     def screen() -> str:
         return run("capture-pane", "-p")
 
-    from tests.conftest import wait_until
-
     run("new-session", "-d", "-x", "80", "-y", "24", inner)
     run("set-option", "-g", "remain-on-exit", "on")  # keep the client's last words on screen
     try:
@@ -180,9 +189,7 @@ def test_two_clients_on_one_session_both_see_every_change(env: dict[str, str]) -
         for outer in (first, second):
             await outer.see(lambda s: "from-second" in s[3], "the second client's command")
         for outer in (first, second):
-            outer.type(b"\x02d")
-            assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
-            os.close(outer.master)
+            await outer.detach()
 
     asyncio.run(scenario())
 
@@ -200,9 +207,7 @@ def test_a_keystroke_echo_repaints_only_the_changed_cell(env: dict[str, str]) ->
         # Cursor hidden, moved, one cell with its attributes, cursor placed and shown:
         # not a redraw of the row, let alone of the frame.
         assert painted.count(b"d") == 1 and len(painted) < 64, painted
-        outer.type(b"\x02d")
-        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
-        os.close(outer.master)
+        await outer.detach()
 
     asyncio.run(scenario())
 
@@ -218,9 +223,7 @@ def test_a_flood_ends_on_the_screen_it_left(env: dict[str, str]) -> None:
         assert screen[done - 1] == "200000" and screen[done - 2] == "199999"
         assert termhost(env, "capture-pane", "-p", "-t", "flood").splitlines()[done] == (
             "flood-done")
-        outer.type(b"\x02d")
-        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
-        os.close(outer.master)
+        await outer.detach()
 
     asyncio.run(scenario())
 
@@ -239,8 +242,6 @@ def test_prefix_twice_escape_and_paste_reach_the_pane(env: dict[str, str]) -> No
         outer.type(b"\x02x")  # an unbound key after the prefix is ignored, as in tmux
         outer.type(b"y")
         await outer.see(lambda s: s[0] == "^B^[pastedy", "y after the ignored C-b x")
-        outer.type(b"\x02d")
-        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
-        os.close(outer.master)
+        await outer.detach()
 
     asyncio.run(scenario())
