@@ -5,7 +5,7 @@ survives), the escape-sequence `Parser`, and the `Screen` it drives, whose main-
 rows scroll into a `Scrollback`.
 
 Feeding is lazy: output is kept until someone looks at the terminal (any property here,
-or `flush()`), until 256 KiB have piled up, or until a read ends in a device query, whose
+or `flush()`), until 128 KiB have piled up, or until a read ends in a device query, whose
 answer the application is waiting for. Whoever reads the PTY calls `flush()` once it has
 drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB
 PTY chunks thus costs one fast forward per look (a frame, a capture), not one per read.
@@ -24,10 +24,11 @@ from termhost.terminal.scrollback import DEFAULT_HISTORY_LIMIT, Scrollback
 
 __all__ = ["PENDING_LIMIT", "Terminal"]
 
-PENDING_LIMIT = 256 << 10
-"""Bytes of output kept unemulated at most. A flush of this much takes about 3 ms for a
-plain log and 10 ms for a coloured one (bench/throughput.py times every call); four times as much
-would be about 30% faster in a flood, and hold the event loop four times as long."""
+PENDING_LIMIT = 128 << 10
+"""Bytes of output kept unemulated at most. bench/throughput.py times every call: a flush
+of this much takes about 2.5 ms p99 for a plain log and 7 ms for a coloured one (at 256 KiB:
+3.4 and 11 ms), at a flood rate within the run-to-run noise of tmux's. Larger batches are
+faster in a flood (more lines fall off the scrollback unlaid) and hold the event loop longer."""
 
 # DA, DSR/CPR, XTVERSION and friends: an application waits for the answer.
 _QUERY = re.compile(rb"\x1b\[[>?=]?[0-9;]*[cnq]")

@@ -46,6 +46,12 @@ _DEFAULT_ID = intern_attributes(BLANK)
 _BLOCK_LINES = 64
 """Lines per deferred block: a block lives while any of its rows is stored unread."""
 
+SgrCache = dict[tuple[Cell, str], tuple[Cell, str]]
+_SGR_CACHES: dict[tuple[Cell, str], SgrCache] = {}
+"""SGR results by (default cell, hyperlink): kept across fast forwards, since a flood
+flushed in small batches would otherwise pay for every colour change anew each time."""
+_SGR_CACHE_LIMIT = 4096
+
 Run = tuple[str, str]
 """(attribute id, text) of a stretch of one row."""
 
@@ -130,7 +136,7 @@ class _Renderer:
         self.attrs: Cell = screen.cursor.attrs
         self.link = screen.link
         self._reset = self.default._replace(link=self.link)  # the state after SGR 0
-        self._sgr_cache: dict[tuple[Cell, str], tuple[Cell, str]] = {}
+        self._sgr_cache = _sgr_cache(self.default, self.link)
 
     def simple_prefix(self, run: str, lines: list[str]) -> list[str]:
         """The lines of `run` up to the first one the fast path cannot lay out exactly."""
@@ -419,6 +425,16 @@ class DeferredRow:
 
     def encode(self) -> str:
         return self.block.row(self.index)
+
+
+def _sgr_cache(default: Cell, link: str) -> SgrCache:
+    """The shared SGR results for this default cell and hyperlink, bounded in size."""
+    cache = _SGR_CACHES.get((default, link))
+    if cache is None or len(cache) > _SGR_CACHE_LIMIT:
+        if len(_SGR_CACHES) > _SGR_CACHE_LIMIT:
+            _SGR_CACHES.clear()
+        cache = _SGR_CACHES[(default, link)] = {}
+    return cache
 
 
 def _visible_widths(lines: list[str]) -> list[int] | None:
