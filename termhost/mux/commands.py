@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
-from termhost.mux.model import Session, Window
+from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
 from termhost.mux.options import OptionError
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import VERBS, lookup
@@ -475,7 +475,7 @@ def _split_size(flags: dict[str, str]) -> tuple[int | None, int | None]:
     return (None, int(text)) if percent else (int(text), None)
 
 
-_DIRECTIONS = {"L": (-1, 0), "R": (1, 0), "U": (0, -1), "D": (0, 1)}
+_DIRECTIONS = {"L": LEFT, "R": RIGHT, "U": UP, "D": DOWN}
 
 
 @command("select-pane")
@@ -483,49 +483,12 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
     session, window, pane = find_pane(context.server, flags.get("t"))
     for flag, direction in _DIRECTIONS.items():
         if flag in flags:
-            pane = _neighbour(window, pane, direction)
+            pane = window.neighbour(pane, direction)
     session.select(window)
     window.select(pane)
     return Result()
 
 
-def _neighbour(window: Window, pane: Pane, direction: tuple[int, int]) -> Pane:
-    """The pane across the border in `direction` (wrapping around at the window's edge),
-    the most recently active one when several touch it, as tmux chooses."""
-    cell = window.layout.find(pane)
-    root = window.layout
-    dx, dy = direction
-    if dx:
-        edge = cell.x + cell.width + 1 if dx > 0 else cell.x - 1
-        if dx > 0 and edge > root.x + root.width:
-            edge = root.x
-        if dx < 0 and cell.x == root.x:
-            edge = root.x + root.width
-        start, end = cell.y, cell.y + cell.height
-    else:
-        edge = cell.y + cell.height + 1 if dy > 0 else cell.y - 1
-        if dy > 0 and edge > root.y + root.height:
-            edge = root.y
-        if dy < 0 and cell.y == root.y:
-            edge = root.y + root.height
-        start, end = cell.x, cell.x + cell.width
-    candidates = []
-    for other in root.leaves():
-        if other is cell or other.pane is None:
-            continue
-        if dx:
-            near = other.x if dx > 0 else other.x + other.width + 1
-            low, high = other.y, other.y + other.height - 1
-        else:
-            near = other.y if dy > 0 else other.y + other.height + 1
-            low, high = other.x, other.x + other.width - 1
-        if dx < 0 or dy < 0:
-            near -= 1
-        if near != edge:
-            continue
-        if (low < start and high > end) or start <= low <= end or start <= high <= end:
-            candidates.append(other.pane)
-    return max(candidates, key=lambda p: p.active_point, default=pane)
 
 
 @command("set-option")

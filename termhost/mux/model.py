@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from termhost.mux.layout import Cell
 from termhost.mux.pane import Pane
 
-__all__ = ["Session", "Window"]
+__all__ = ["DOWN", "LEFT", "RIGHT", "UP", "Session", "Window"]
+
+LEFT, RIGHT, UP, DOWN = (-1, 0), (1, 0), (0, -1), (0, 1)
+"""Directions (dx, dy) for `Window.neighbour`: select-pane -L -R -U -D, C-b arrows."""
 
 
 @dataclass(eq=False)
@@ -35,6 +38,44 @@ class Window:
         if pane is not self.active:
             self.last, self.active = self.active, pane
         pane.mark_active()
+
+    def neighbour(self, pane: Pane, direction: tuple[int, int]) -> Pane:
+        """The pane across the border in `direction` (wrapping around at the window's edge),
+        the most recently active one when several touch it, as tmux chooses."""
+        cell = self.layout.find(pane)
+        root = self.layout
+        dx, dy = direction
+        if dx:
+            edge = cell.x + cell.width + 1 if dx > 0 else cell.x - 1
+            if dx > 0 and edge > root.x + root.width:
+                edge = root.x
+            if dx < 0 and cell.x == root.x:
+                edge = root.x + root.width
+            start, end = cell.y, cell.y + cell.height
+        else:
+            edge = cell.y + cell.height + 1 if dy > 0 else cell.y - 1
+            if dy > 0 and edge > root.y + root.height:
+                edge = root.y
+            if dy < 0 and cell.y == root.y:
+                edge = root.y + root.height
+            start, end = cell.x, cell.x + cell.width
+        candidates = []
+        for other in root.leaves():
+            if other is cell or other.pane is None:
+                continue
+            if dx:
+                near = other.x if dx > 0 else other.x + other.width + 1
+                low, high = other.y, other.y + other.height - 1
+            else:
+                near = other.y if dy > 0 else other.y + other.height + 1
+                low, high = other.x, other.x + other.width - 1
+            if dx < 0 or dy < 0:
+                near -= 1
+            if near != edge:
+                continue
+            if (low < start and high > end) or start <= low <= end or start <= high <= end:
+                candidates.append(other.pane)
+        return max(candidates, key=lambda p: p.active_point, default=pane)
 
     def fit_panes(self) -> None:
         """Give every pane its cell's size (after a split or a close)."""

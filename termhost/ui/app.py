@@ -39,8 +39,9 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.styles import Style
 
+from termhost.mux import model
 from termhost.mux.layout import Cell
-from termhost.mux.model import Session
+from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
 from termhost.mux.pane import Pane
 from termhost.terminal.keys import KeyModes, encode_key, encode_paste
 from termhost.ui.painter import Painter, Placement, TrackingOutput
@@ -335,6 +336,12 @@ class AttachedClient:
             ),
             "n": lambda: self._step_window(1),
             "p": lambda: self._step_window(-1),
+            "l": lambda: self._select_window(self.session.last),
+            "Left": lambda: self._select_neighbour(LEFT),
+            "Right": lambda: self._select_neighbour(RIGHT),
+            "Up": lambda: self._select_neighbour(UP),
+            "Down": lambda: self._select_neighbour(DOWN),
+            **{digit: self._window_at(int(digit)) for digit in "0123456789"},
         }
 
     def _dispatch(self, press: KeyPress) -> None:
@@ -384,11 +391,27 @@ class AttachedClient:
             horizontal=horizontal, size=None, percentage=None, before=False, select=True,
         ))
 
+    def _select_neighbour(self, direction: tuple[int, int]) -> None:
+        """C-b arrow: the pane across that border, as select-pane -L/-R/-U/-D."""
+        window = self.session.active_window
+        window.select(window.neighbour(window.active, direction))
+        self.relayout()
+
+    def _window_at(self, index: int) -> Callable[[], None]:
+        """C-b 0..9: the window with that index; nothing when there is none, as tmux."""
+        return lambda: self._select_window(
+            next((w for w in self.session.windows if w.index == index), None)
+        )
+
+    def _select_window(self, window: model.Window | None) -> None:
+        if window is not None:
+            self.session.select(window)
+            self.relayout()
+
     def _step_window(self, step: int) -> None:
         windows = self.session.windows
         current = windows.index(self.session.active_window)
-        self.session.select(windows[(current + step) % len(windows)])
-        self.relayout()
+        self._select_window(windows[(current + step) % len(windows)])
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)

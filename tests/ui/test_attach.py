@@ -14,7 +14,7 @@ import pytest
 
 from termhost.process import Child, Command, set_window_size, spawn_in_pty
 from termhost.terminal import Terminal
-from tests.conftest import DEADLINE, wait_until
+from tests.conftest import DEADLINE, eventually, wait_until
 
 
 class Outer:
@@ -242,6 +242,40 @@ def test_prefix_twice_escape_and_paste_reach_the_pane(env: dict[str, str]) -> No
         outer.type(b"\x02x")  # an unbound key after the prefix is ignored, as in tmux
         outer.type(b"y")
         await outer.see(lambda s: s[0] == "^B^[pastedy", "y after the ignored C-b x")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
+def test_prefix_arrows_digits_and_l_move_between_panes_and_windows(env: dict[str, str]) -> None:
+    def shown(fmt: str) -> str:
+        return termhost(env, "display", "-p", "-t", "nav", fmt).strip()
+
+    async def until(fmt: str, expected: str) -> None:
+        await eventually(lambda: shown(fmt) == expected, what=f"{fmt} == {expected}")
+
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "nav")
+        await outer.see(lambda s: "[nav] 0:sh*" in s[-1], "the status bar")
+        outer.type(b"\x02%")  # the new right pane is active
+        await until("#{pane_index}", "1")
+        outer.type(b"\x02\x1b[D")  # C-b Left
+        await until("#{pane_index}", "0")
+        outer.type(b"\x02\x1b[C")  # C-b Right
+        await until("#{pane_index}", "1")
+        outer.type(b"\x02\x1b[C")  # C-b Right again wraps around to the left pane
+        await until("#{pane_index}", "0")
+        outer.type(b"\x02c")
+        await until("#{window_index}", "1")
+        outer.type(b"\x020")  # C-b 0
+        await outer.see(lambda s: "0:sh*" in s[-1] and "1:sh-" in s[-1], "window 0 current")
+        await until("#{window_index}", "0")
+        outer.type(b"\x027")  # no window 7: nothing happens, as in tmux
+        outer.type(b"\x02l")  # C-b l: the last window
+        await until("#{window_index}", "1")
+        outer.type(b"\x021")
+        outer.type(b"\x02l")
+        await until("#{window_index}", "0")
         await outer.detach()
 
     asyncio.run(scenario())
