@@ -40,11 +40,13 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.styles import Style
 
 from termhost.mux import model
+from termhost.mux.commands import Context, run_command
 from termhost.mux.layout import Cell
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
 from termhost.mux.pane import Pane
 from termhost.terminal.keys import KeyModes, encode_key, encode_paste
 from termhost.ui.painter import Painter, Placement, TrackingOutput
+from termhost.ui.prompt import Prompt, ask, confirm
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
@@ -61,6 +63,8 @@ INTERACTIVE_BYTES = 4096
 """Output since the last paint below which a pane is painted at once (see `refresh`)."""
 STATUS_INTERVAL = 15
 """Seconds between status bar redraws (its clock), as tmux's status-interval."""
+DISPLAY_TIME = 0.75
+"""Seconds a message stays in the status line, as tmux's display-time."""
 _SPECIAL_KEYS = {
     Keys.Up: "Up", Keys.Down: "Down", Keys.Left: "Left", Keys.Right: "Right",
     Keys.Home: "Home", Keys.End: "End", Keys.PageUp: "PageUp", Keys.PageDown: "PageDown",
@@ -69,6 +73,7 @@ _SPECIAL_KEYS = {
 }
 STYLE = Style.from_dict({
     "status": "bg:ansigreen fg:ansiblack",
+    "status.prompt": "bg:ansiyellow fg:ansiblack",
     "border": "fg:ansibrightblack",
     "border.active": "fg:ansigreen",
 })
@@ -164,6 +169,10 @@ class AttachedClient:
         self._keys = Vt100Parser(self._pressed.append)
         self._escape_timer: asyncio.TimerHandle | None = None
         self._prefixed = False  # the prefix key was pressed: the next key is a binding
+        self._prompt: Prompt | None = None
+        """An open status-line prompt: it takes every key until it is answered."""
+        self._message = ""
+        """A message shown in place of the status bar (a failed command's error)."""
         self.painter = Painter(self._output, self._cursor_left_at)
         self.app.after_render += self._after_render
         self._drawn = False  # prompt_toolkit drew its first frame
@@ -309,6 +318,10 @@ class AttachedClient:
         return HSplit(children, padding=1, padding_char="─", padding_style="class:border")
 
     def _status(self) -> StyleAndTextTuples:
+        if self._prompt is not None:
+            return [("class:status.prompt", self._prompt.line.ljust(self.size.columns))]
+        if self._message:
+            return [("class:status.prompt", self._message.ljust(self.size.columns))]
         session = self.session
         names = " ".join(
             f"{w.index}:{w.name}{'*' if w is session.current else '-' if w is session.last else ''}"
@@ -318,8 +331,6 @@ class AttachedClient:
         left = f"[{session.name}] {names}"
         gap = max(1, self.size.columns - len(left) - len(right))
         return [("class:status", left + " " * gap + right)]
-
-    # --- keys ----------------------------------------------------------------------
 
     # --- keys ----------------------------------------------------------------------
 
@@ -342,7 +353,60 @@ class AttachedClient:
             "Up": lambda: self._select_neighbour(UP),
             "Down": lambda: self._select_neighbour(DOWN),
             **{digit: self._window_at(int(digit)) for digit in "0123456789"},
+            "x": self._confirm_kill_pane,
+            "&": self._confirm_kill_window,
+            ",": self._ask_window_name,
+            "$": self._ask_session_name,
         }
+
+    # The prompts name their target when they open, as tmux's do: a pane that becomes
+    # active meanwhile is not the one killed.
+
+    def _confirm_kill_pane(self) -> None:
+        window, pane = self.session.active_window, self._active()
+        question = f"kill-pane {window.panes.index(pane)}"
+        self._open(confirm(question, lambda: self._run("kill-pane", "-t", pane.name)))
+
+    def _confirm_kill_window(self) -> None:
+        window = self.session.active_window
+        target = f"@{window.id}"
+        self._open(confirm(f"kill-window {window.name}",
+                           lambda: self._run("kill-window", "-t", target)))
+
+    def _ask_window_name(self) -> None:
+        window = self.session.active_window
+        target = f"@{window.id}"
+        self._open(ask("rename-window", window.name,
+                       lambda name: self._run("rename-window", "-t", target, name)))
+
+    def _ask_session_name(self) -> None:
+        target = f"${self.session.id}"
+        self._open(ask("rename-session", self.session.name,
+                       lambda name: self._run("rename-session", "-t", target, name)))
+
+    def _open(self, prompt: Prompt) -> None:
+        self._prompt = prompt
+        self.app.invalidate()
+
+    def _run(self, *argv: str) -> None:
+        """A tmux command line on behalf of this client; its error goes to the status
+        line for DISPLAY_TIME, as tmux shows it."""
+
+        async def run() -> None:
+            context = Context(self.server, self._env())
+            result = await run_command(context, list(argv))
+            if result.status:
+                self._message = result.stderr.strip()
+                loop = asyncio.get_running_loop()
+                loop.call_later(DISPLAY_TIME, self._clear_message, self._message)
+            self.app.invalidate()
+
+        self._spawn(run())
+
+    def _clear_message(self, message: str) -> None:
+        if self._message == message:
+            self._message = ""
+            self.app.invalidate()
 
     def _dispatch(self, press: KeyPress) -> None:
         """One key from the client: the prefix, a prefix binding, or the pane's."""
@@ -353,6 +417,11 @@ class AttachedClient:
             pane.write(encode_paste(press.data, _modes(pane)))
             return
         name = _key_name(press)
+        if self._prompt is not None:
+            if self._prompt.key(name):
+                self._prompt = None
+            self.app.invalidate()
+            return
         if self._prefixed:
             self._prefixed = False
             action = self._prefix_table().get(name)

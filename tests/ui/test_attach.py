@@ -239,9 +239,9 @@ def test_prefix_twice_escape_and_paste_reach_the_pane(env: dict[str, str]) -> No
         # The outer terminal brackets a paste; cat did not ask for 2004: no brackets.
         outer.type(b"\x1b[200~pasted\x1b[201~")
         await outer.see(lambda s: s[0] == "^B^[pasted", "the pasted text, unbracketed")
-        outer.type(b"\x02x")  # an unbound key after the prefix is ignored, as in tmux
+        outer.type(b"\x02j")  # an unbound key after the prefix is ignored, as in tmux
         outer.type(b"y")
-        await outer.see(lambda s: s[0] == "^B^[pastedy", "y after the ignored C-b x")
+        await outer.see(lambda s: s[0] == "^B^[pastedy", "y after the ignored C-b j")
         await outer.detach()
 
     asyncio.run(scenario())
@@ -276,6 +276,49 @@ def test_prefix_arrows_digits_and_l_move_between_panes_and_windows(env: dict[str
         outer.type(b"\x021")
         outer.type(b"\x02l")
         await until("#{window_index}", "0")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
+def test_prompts_rename_and_confirm_kills(env: dict[str, str]) -> None:
+    def shown(target: str, fmt: str) -> str:
+        return termhost(env, "display", "-p", "-t", target, fmt).strip()
+
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "work")
+        await outer.see(lambda s: "[work] 0:sh*" in s[-1], "the status bar")
+        outer.type(b"\x02,")  # C-b , : the window's name, ready to edit
+        await outer.see(lambda s: s[-1].startswith("(rename-window) sh"), "the rename prompt")
+        outer.type(b"\x7f\x7fzz\x1b")  # edited, then Escape: nothing changes
+        await outer.see(lambda s: "[work] 0:sh*" in s[-1], "the status bar back")
+        outer.type(b"\x02,\x15logs\r")  # C-u clears the answer
+        await outer.see(lambda s: "[work] 0:logs*" in s[-1], "the renamed window")
+        assert shown("work", "#{window_name}") == "logs"
+
+        termhost(env, "new-session", "-d", "-s", "other")
+        outer.type(b"\x02$\x15other\r")  # a taken name: tmux's error in the status line
+        await outer.see(lambda s: s[-1].startswith("duplicate session: other"), "the error")
+        outer.type(b"\x02$\x15main\r")
+        await outer.see(lambda s: "[main] 0:logs*" in s[-1], "the renamed session")
+
+        outer.type(b"\x02%")
+        await eventually(lambda: shown("main", "#{window_panes}") == "2", what="two panes")
+        outer.type(b"\x02x")
+        await outer.see(lambda s: s[-1].startswith("kill-pane 1? (y/n)"), "the question")
+        outer.type(b"n")  # anything but y cancels
+        await outer.see(lambda s: s[-1].startswith("[main]"), "the status bar back")
+        assert shown("main", "#{window_panes}") == "2"
+        outer.type(b"\x02xy")
+        await eventually(lambda: shown("main", "#{window_panes}") == "1", what="one pane")
+
+        outer.type(b"\x02c")
+        await outer.see(lambda s: "1:sh*" in s[-1], "a second window")
+        outer.type(b"\x02&")
+        await outer.see(lambda s: s[-1].startswith("kill-window sh? (y/n)"), "the question")
+        outer.type(b"y")
+        await outer.see(lambda s: "[main] 0:logs*" in s[-1] and "1:sh" not in s[-1],
+                        "the window gone")
         await outer.detach()
 
     asyncio.run(scenario())
