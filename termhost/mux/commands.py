@@ -52,6 +52,9 @@ class Context:
     cwd: str | None = None
     size: tuple[int, int] | None = None
     """(cols, rows) of the client's terminal when it can attach."""
+    session: Session | None = None
+    """The session of the attached client that asked (a key binding, the command
+    prompt): a verb given no -t targets it, as tmux targets the client's session."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -84,7 +87,10 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
         return Result(stderr=f"{error.msg}\nusage: {verb.name} {verb.usage}\n", status=1)
     try:
         run = COMMANDS[verb.name]
-        return await run(context, {flag[1]: value for flag, value in options}, arguments)
+        flags = {flag[1]: value for flag, value in options}
+        if context.session is not None and "t" not in flags and "t:" in verb.flags:
+            flags["t"] = f"${context.session.id}"
+        return await run(context, flags, arguments)
     except CommandError as error:
         return Result(stderr=f"{error}\n", status=1)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import shlex
 import socket
 import time
 from collections.abc import Callable
@@ -357,7 +358,18 @@ class AttachedClient:
             "&": self._confirm_kill_window,
             ",": self._ask_window_name,
             "$": self._ask_session_name,
+            ":": lambda: self._open(Prompt(":", "", self._command_line)),
         }
+
+    def _command_line(self, line: str) -> None:
+        """C-b : runs any verb, with the current session as the default target."""
+        try:
+            argv = shlex.split(line)
+        except ValueError as error:
+            self._show(f"parse error: {error}")
+            return
+        if argv:
+            self._run(*argv)
 
     # The prompts name their target when they open, as tmux's do: a pane that becomes
     # active meanwhile is not the one killed.
@@ -389,19 +401,23 @@ class AttachedClient:
         self.app.invalidate()
 
     def _run(self, *argv: str) -> None:
-        """A tmux command line on behalf of this client; its error goes to the status
-        line for DISPLAY_TIME, as tmux shows it."""
+        """A tmux command line on behalf of this client; its error (or the first line it
+        prints) goes to the status line for DISPLAY_TIME, as tmux shows it."""
 
         async def run() -> None:
-            context = Context(self.server, self._env())
+            context = Context(self.server, self._env(), session=self.session)
             result = await run_command(context, list(argv))
-            if result.status:
-                self._message = result.stderr.strip()
-                loop = asyncio.get_running_loop()
-                loop.call_later(DISPLAY_TIME, self._clear_message, self._message)
+            output = result.stderr if result.status else result.stdout
+            if output.strip():
+                self._show(output.strip().splitlines()[0])
             self.app.invalidate()
 
         self._spawn(run())
+
+    def _show(self, message: str) -> None:
+        self._message = message
+        asyncio.get_running_loop().call_later(DISPLAY_TIME, self._clear_message, message)
+        self.app.invalidate()
 
     def _clear_message(self, message: str) -> None:
         if self._message == message:

@@ -322,3 +322,25 @@ def test_prompts_rename_and_confirm_kills(env: dict[str, str]) -> None:
         await outer.detach()
 
     asyncio.run(scenario())
+
+
+def test_the_command_prompt_runs_verbs_on_the_clients_session(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "cmd")
+        await outer.see(lambda s: "[cmd] 0:sh*" in s[-1], "the status bar")
+        termhost(env, "new-session", "-d", "-s", "newer")  # the default target of a script
+        outer.type(b"\x02:")
+        await outer.see(lambda s: s[-1].startswith(":"), "the command prompt")
+        outer.type(b"new-window -n 'from prompt'\r")
+        await outer.see(lambda s: "1:from prompt*" in s[-1], "the new window in this session")
+        assert termhost(env, "lsw", "-t", "newer", "-F", "#W") == "sh\n"
+        outer.type(b"\x02:display-message -p '#{session_name} #{window_index}'\r")
+        await outer.see(lambda s: s[-1].startswith("cmd 1"), "the command's output")
+        outer.type(b"\x02:bogus\r")
+        await outer.see(lambda s: s[-1].startswith("unknown command: bogus"), "the error")
+        outer.type(b"\x02:new-window 'unterminated\r")
+        await outer.see(lambda s: s[-1].startswith("parse error: No closing quotation"),
+                        "the parse error")
+        await outer.detach()
+
+    asyncio.run(scenario())
