@@ -182,8 +182,9 @@ def variables(
         "window_name": window.name,
         "window_active": "1" if window is session.active_window else "0",
         "window_panes": str(len(window.panes)),
-        "window_flags": "*" if window is session.current else "-" if window is session.last
-        else "",
+        "window_flags": ("*" if window is session.current else "-" if window is session.last
+                         else "") + ("Z" if window.zoomed else ""),
+        "window_zoomed_flag": "1" if window.zoomed else "0",
         "window_width": str(window.layout.width),
         "window_height": str(window.layout.height),
         "pane_index": str(window.panes.index(pane)),
@@ -394,6 +395,7 @@ async def list_windows(context: Context, flags: dict[str, str], args: list[str])
 async def select_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     session, window, _ = find_pane(context.server, flags.get("t"))
     session.select(window)
+    context.server.refresh(session)
     return Result()
 
 
@@ -401,6 +403,17 @@ async def select_window(context: Context, flags: dict[str, str], args: list[str]
 async def kill_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     _, window, _ = find_pane(context.server, flags.get("t"))
     context.server.kill_window(window)
+    return Result()
+
+
+@command("resize-pane")
+async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-Z toggles the zoom of the target pane (made active), as tmux; sizes are to come."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    if "Z" in flags:
+        window.select(pane)
+        window.zoom(not window.zoomed)
+        context.server.refresh(session)
     return Result()
 
 
@@ -420,13 +433,15 @@ async def rename_session(context: Context, flags: dict[str, str], args: list[str
     if ":" in name or "." in name:
         raise CommandError(f"invalid session name: {name}")
     context.server.rename_session(session, name)
+    context.server.refresh(session)
     return Result()
 
 
 @command("rename-window")
 async def rename_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    _, window, _ = find_pane(context.server, flags.get("t"))
+    session, window, _ = find_pane(context.server, flags.get("t"))
     window.name = _one_name(args, "rename-window")
+    context.server.refresh(session)
     return Result()
 
 
@@ -492,6 +507,7 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
             pane = window.neighbour(pane, direction)
     session.select(window)
     window.select(pane)
+    context.server.refresh(session)
     return Result()
 
 

@@ -28,6 +28,8 @@ class Window:
     layout: Cell[Pane]
     active: Pane
     last: Pane | None = None
+    zoomed: bool = False
+    """The active pane fills the window (C-b z, resize-pane -Z); the layout is kept."""
 
     @property
     def panes(self) -> list[Pane]:
@@ -35,9 +37,25 @@ class Window:
         return [leaf.pane for leaf in self.layout.leaves() if leaf.pane is not None]
 
     def select(self, pane: Pane) -> None:
+        """Make `pane` the active one; another pane than the zoomed one unzooms, as in tmux."""
         if pane is not self.active:
             self.last, self.active = self.active, pane
+            if self.zoomed:
+                self.zoom(False)
         pane.mark_active()
+
+    def zoom(self, zoomed: bool) -> None:
+        """Zoom or unzoom the active pane; a window of one pane is never zoomed."""
+        self.zoomed = zoomed and len(self.panes) > 1
+        self.fit_panes()
+
+    def visible_cells(self) -> list[Cell[Pane]]:
+        """The panes as drawn: every leaf of the layout, or the zoomed one in a cell the
+        size of the window."""
+        if self.zoomed:
+            root = self.layout
+            return [Cell("pane", root.width, root.height, root.x, root.y, pane=self.active)]
+        return [leaf for leaf in self.layout.leaves() if leaf.pane is not None]
 
     def neighbour(self, pane: Pane, direction: tuple[int, int]) -> Pane:
         """The pane across the border in `direction` (wrapping around at the window's edge),
@@ -79,7 +97,7 @@ class Window:
 
     def fit_panes(self) -> None:
         """Give every pane its cell's size (after a split or a close)."""
-        for leaf in self.layout.leaves():
+        for leaf in self.visible_cells():
             pane = leaf.pane
             if pane is not None and (pane.terminal.cols, pane.terminal.rows) != (
                 leaf.width, leaf.height

@@ -93,7 +93,8 @@ class Server:
             if session is None or client.session is session:
                 client.detach()
 
-    def _refresh(self, session: Session, *, layout_changed: bool = True) -> None:
+    def refresh(self, session: Session, *, layout_changed: bool = True) -> None:
+        """Redraw the clients attached to `session`: all of it, or only the panes."""
         for client in self.clients:
             if client.session is session:
                 if layout_changed:
@@ -153,13 +154,13 @@ class Server:
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
         session.add(window, select=select)
         self._watch(session, window, pane)
-        self._refresh(session)
+        self.refresh(session)
         return window
 
     def _watch(self, session: Session, window: Window, pane: Pane) -> None:
         """Wire a new pane: its end re-cuts the window, its output redraws the clients."""
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda _: self._refresh(session, layout_changed=False)
+        pane.on_output = lambda _: self.refresh(session, layout_changed=False)
 
     async def split_window(
         self,
@@ -188,6 +189,7 @@ class Server:
         if target.closed or target not in window.panes:  # gone while the pane started
             pane.kill()
             raise layout.LayoutError(f"pane {target.name} closed during the split")
+        window.zoomed = False  # a split unzooms, as in tmux
         window.layout = layout.split(
             window.layout.find(target), pane, horizontal=horizontal, size=size,
             percentage=percentage, before=before,
@@ -196,7 +198,7 @@ class Server:
         window.fit_panes()
         if select:
             window.select(pane)
-        self._refresh(session)
+        self.refresh(session)
         return pane
 
     async def _start_pane(
@@ -245,16 +247,17 @@ class Server:
         remaining = layout.close(window.layout, pane)
         if remaining is not None:
             window.layout = remaining
+            window.zoomed = False
             if window.last is pane:
                 window.last = None
             if window.active is pane:
                 window.active = window.last or window.panes[0]
                 window.last = None
             window.fit_panes()
-            self._refresh(session)
+            self.refresh(session)
             return
         session.remove(window)
-        self._refresh(session)
+        self.refresh(session)
         if not session.windows:
             for client in list(self.clients):
                 if client.session is session:

@@ -48,6 +48,7 @@ VERBS = {
         Verb("split-window", ("splitw",), "hvbdp:l:t:c:",
              "[-bdhv] [-c dir] [-l size] [-p percentage] [-t target-pane] [command]"),
         Verb("select-pane", ("selectp",), "t:LRUD", "[-LRUD] [-t target-pane]"),
+        Verb("resize-pane", ("resizep",), "t:Z", "[-Z] [-t target-pane]"),
         Verb("set-option", ("set",), "gu", "[-gu] option [value]"),
         Verb("show-options", ("show",), "gv", "[-gv] [option]"),
     )

@@ -275,7 +275,7 @@ class AttachedClient:
         window = self.session.active_window
         placements = [
             Placement(cell.pane, cell.x, cell.y, cell.width, cell.height)
-            for cell in window.layout.leaves()
+            for cell in window.visible_cells()
             if cell.pane is not None
         ]
         self.painter.paint(placements, window.active)
@@ -299,9 +299,9 @@ class AttachedClient:
 
     def _container(self) -> AnyContainer:
         window = self.session.active_window if self.session.windows else None
-        body: AnyContainer = (
-            self._cell(window.layout) if window is not None else Window()
-        )
+        body: AnyContainer = Window()
+        if window is not None:
+            body = self._cell(window.visible_cells()[0] if window.zoomed else window.layout)
         status = Window(FormattedTextControl(self._status), height=1, style="class:status")
         return HSplit([body, status])
 
@@ -326,6 +326,7 @@ class AttachedClient:
         session = self.session
         names = " ".join(
             f"{w.index}:{w.name}{'*' if w is session.current else '-' if w is session.last else ''}"
+            f"{'Z' if w.zoomed else ''}"
             for w in session.windows
         )
         right = f'"{socket.gethostname()}" {time.strftime("%H:%M %d-%b-%y")}'
@@ -359,6 +360,7 @@ class AttachedClient:
             ",": self._ask_window_name,
             "$": self._ask_session_name,
             ":": lambda: self._open(Prompt(":", "", self._command_line)),
+            "z": lambda: self._run("resize-pane", "-Z"),
         }
 
     def _command_line(self, line: str) -> None:

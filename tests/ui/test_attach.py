@@ -344,3 +344,33 @@ def test_the_command_prompt_runs_verbs_on_the_clients_session(env: dict[str, str
         await outer.detach()
 
     asyncio.run(scenario())
+
+
+def test_zoom_fills_the_window_and_unzooms(env: dict[str, str]) -> None:
+    def shown(fmt: str) -> str:
+        return termhost(env, "display", "-p", "-t", "zoom", fmt).strip()
+
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "zoom")
+        await outer.see(lambda s: "[zoom] 0:sh*" in s[-1], "the status bar")
+        outer.type(b"\x02%")
+        await outer.see(lambda s: "│$" in s[0], "two panes")
+        split_width = shown("#{pane_width}")
+        outer.type(b"\x02z")
+        await outer.see(lambda s: "0:sh*Z" in s[-1] and "│" not in s[0], "the zoomed pane")
+        assert shown("#{window_zoomed_flag} #{pane_index} #{pane_width}") == "1 1 80"
+        outer.type(b"stty size\r")
+        await outer.see(lambda s: "23 80" in s, "the zoomed size inside the pane")
+        outer.type(b"\x02z")
+        await outer.see(lambda s: "0:sh*" in s[-1] and "Z" not in s[-1] and "│" in s[0],
+                        "both panes again")
+        assert shown("#{window_zoomed_flag} #{pane_width}") == f"0 {split_width}"
+        termhost(env, "resize-pane", "-Z", "-t", "zoom:0.0")  # zooms pane 0, made active
+        await outer.see(lambda s: "0:sh*Z" in s[-1] and "│" not in s[0], "zoomed by a script")
+        assert shown("#{pane_index} #{pane_width}") == "0 80"
+        outer.type(b"\x02o")  # another pane becomes active: the window unzooms, as in tmux
+        await outer.see(lambda s: "Z" not in s[-1] and "│" in s[0], "unzoomed by C-b o")
+        assert shown("#{window_zoomed_flag} #{pane_index}") == "0 1"
+        await outer.detach()
+
+    asyncio.run(scenario())
