@@ -511,8 +511,6 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
-
-
 @command("set-option")
 async def set_option(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     # Every option is global for now: -g is accepted and implied.

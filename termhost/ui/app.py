@@ -412,9 +412,8 @@ class AttachedClient:
             output = result.stderr if result.status else result.stdout
             if output.strip():
                 self._show(output.strip().splitlines()[0])
-            self.app.invalidate()
 
-        self._spawn(run())
+        self._spawn(run())  # which redraws the client once the command is done
 
     def _show(self, message: str) -> None:
         self._message = message
