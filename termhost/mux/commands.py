@@ -182,8 +182,7 @@ def variables(
         "window_name": window.name,
         "window_active": "1" if window is session.active_window else "0",
         "window_panes": str(len(window.panes)),
-        "window_flags": ("*" if window is session.current else "-" if window is session.last
-                         else "") + ("Z" if window.zoomed else ""),
+        "window_flags": session.window_flags(window),
         "window_zoomed_flag": "1" if window.zoomed else "0",
         "window_width": str(window.layout.width),
         "window_height": str(window.layout.height),

@@ -125,6 +125,11 @@ class Session:
         assert self.current is not None, "a session always has a window"
         return self.current
 
+    def window_flags(self, window: Window) -> str:
+        """tmux's #{window_flags}: `*` current, `-` last, `Z` zoomed (the status bar's too)."""
+        mark = "*" if window is self.current else "-" if window is self.last else ""
+        return mark + ("Z" if window.zoomed else "")
+
     def free_index(self, base: int = 0) -> int:
         """The lowest window index from `base` not in use, as tmux picks for new-window."""
         used = {window.index for window in self.windows}

@@ -325,9 +325,7 @@ class AttachedClient:
             return [("class:status.prompt", self._message.ljust(self.size.columns))]
         session = self.session
         names = " ".join(
-            f"{w.index}:{w.name}{'*' if w is session.current else '-' if w is session.last else ''}"
-            f"{'Z' if w.zoomed else ''}"
-            for w in session.windows
+            f"{w.index}:{w.name}{session.window_flags(w)}" for w in session.windows
         )
         right = f'"{socket.gethostname()}" {time.strftime("%H:%M %d-%b-%y")}'
         left = f"[{session.name}] {names}"
