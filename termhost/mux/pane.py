@@ -142,7 +142,7 @@ class Pane:
                 return
             self.output_bytes += len(data)
             self.terminal.feed(data)
-        self.terminal.flush()
+        self.terminal.catch_up()
         if self.on_output is not None:
             self.on_output(self)
 

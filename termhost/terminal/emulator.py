@@ -6,9 +6,11 @@ rows scroll into a `Scrollback`.
 
 Feeding is lazy: output is kept until someone looks at the terminal (any property here,
 or `flush()`), until 128 KiB have piled up, or until a read ends in a device query, whose
-answer the application is waiting for. Whoever reads the PTY calls `flush()` once it has
-drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB
+answer the application is waiting for. Whoever reads the PTY calls `catch_up()` once it
+has drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB
 PTY chunks thus costs one fast forward per look (a frame, a capture), not one per read.
+The rows a fast forward leaves on the screen stay encoded until `screen` is read: a flood
+flushed in batches scrolls most of them away unseen.
 """
 
 from __future__ import annotations
@@ -24,14 +26,17 @@ from termhost.terminal.scrollback import DEFAULT_HISTORY_LIMIT, Scrollback
 
 __all__ = ["PENDING_LIMIT", "Terminal"]
 
-PENDING_LIMIT = 128 << 10
-"""Bytes of output kept unemulated at most. bench/throughput.py times every call: a flush
-of this much takes about 2.5 ms p99 for a plain log and 7 ms for a coloured one (at 256 KiB:
-3.4 and 11 ms), at a flood rate within the run-to-run noise of tmux's. Larger batches are
-faster in a flood (more lines fall off the scrollback unlaid) and hold the event loop longer."""
+PENDING_LIMIT = 64 << 10
+"""Bytes of output kept unemulated at most. Measured in-process (64 KiB chunks of the
+bench/throughput.py corpus): a flush of this much takes about 0.7 ms p99 for a plain log
+and 4 ms for a coloured one, the longest 6 ms; at 128 KiB the flood rate is a little
+higher and the calls twice as long."""
 
 # DA, DSR/CPR, XTVERSION and friends: an application waits for the answer.
 _QUERY = re.compile(rb"\x1b\[[>?=]?[0-9;]*[cnq]")
+_QUERY_TEXT = re.compile(_QUERY.pattern.decode())
+_HOLD_LIMIT = 4096
+"""Characters of an incomplete last line `catch_up` holds back at most."""
 
 
 class Terminal:
@@ -56,6 +61,7 @@ class Terminal:
         self.parser = Parser(self._screen)
         self._pending: list[bytes] = []
         self._pending_size = 0
+        self._held = ""
         # Invalid UTF-8 is dropped, as tmux does (xterm would show U+FFFD).
         self._decoder = codecs.getincrementaldecoder("utf-8")("ignore")
         self.fast_path = True
@@ -63,8 +69,10 @@ class Terminal:
 
     @property
     def screen(self) -> Screen:
-        """The screen, with all output so far applied."""
+        """The screen, with all output so far applied and laid out as cells."""
         self.flush()
+        if self._screen.pending_rows:
+            self._screen.lay_out_pending()
         return self._screen
 
     @property
@@ -88,27 +96,50 @@ class Terminal:
         self._pending_size += len(data)
         # An application waiting for an answer sent its query last: look at the end only.
         tail = max(0, len(data) - 64)
-        waiting = data.find(b"\x1b[", tail) >= 0 and _QUERY.search(data, tail) is not None
-        if waiting or self._pending_size >= PENDING_LIMIT:
+        if data.find(b"\x1b[", tail) >= 0 and _QUERY.search(data, tail) is not None:
             self.flush()
+        elif self._pending_size >= PENDING_LIMIT:
+            self.catch_up()
 
     def flush(self) -> None:
         """Emulate all output taken so far."""
-        if self._pending:
-            data = b"".join(self._pending)
-            self._pending.clear()
-            self._pending_size = 0
-            self._emulate(data)
+        if self._pending or self._held:
+            self._emulate(self._take())
 
-    def _emulate(self, data: bytes) -> None:
+    def catch_up(self) -> None:
+        """Emulate the output taken so far, except an incomplete last line that holds
+        no device query: the next output usually completes it, and emulating it now
+        would mean laying out the rows a flood left encoded (see `Screen.pending_rows`)
+        only to scroll them away. Whoever reads the PTY calls this once it has drained
+        it, so that answers to queries in mid-stream go out."""
+        if not self._pending:
+            return
+        text = self._take()
+        start = text.rfind("\n") + 1
+        held = start > 0 and len(text) - start <= _HOLD_LIMIT
+        if held and _QUERY_TEXT.search(text, start) is None:
+            text, self._held = text[:start], text[start:]
+        self._emulate(text)
+
+    def _take(self) -> str:
+        """The output taken and not emulated yet, decoded."""
+        data = b"".join(self._pending)
+        self._pending.clear()
+        self._pending_size = 0
+        text = self._held + self._decoder.decode(data)
+        self._held = ""
+        return text
+
+    def _emulate(self, text: str) -> None:
         """Runs of whole lines that a flood scrolls past take the fast path (see
         fastforward.py); everything else goes through the parser, a line at a time, so
         that the fast path gets its chance again after each line."""
-        text = self._decoder.decode(data)
-        if not self.fast_path:
-            self.parser.feed(text)
-            return
         parser, screen = self.parser, self._screen
+        if not self.fast_path:
+            if screen.pending_rows:
+                screen.lay_out_pending()
+            parser.feed(text)
+            return
         offset, length = 0, len(text)
         while offset < length:
             if parser.in_ground:
@@ -117,6 +148,8 @@ class Terminal:
                     break
             newline = text.find("\n", offset)
             end = length if newline < 0 else newline + 1
+            if screen.pending_rows:  # the parser writes to cells
+                screen.lay_out_pending()
             parser.feed(text[offset:end])
             offset = end
 

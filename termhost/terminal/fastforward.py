@@ -7,8 +7,12 @@ autowrap on, no insert mode) each `text\\r\\n` line made of printable characters
 tabs and BEL has a result that can be computed directly: its rows (wrapped at the
 margin) enter at the bottom and the screen scrolls by as many rows. This module computes
 that result for a run of such lines at once: the rows that leave the screen go straight
-to the scrollback, already encoded, only the rows left visible are built as cells, and
-lines whose rows would fall off the end of the scrollback are not laid out at all.
+to the scrollback, the rows left visible wait in `Screen.pending_rows` until someone
+looks (the next run usually scrolls them away unseen), and lines whose rows would fall
+off the end of the scrollback are not laid out at all. Rows bound for either place are
+recorded, not laid out (`DeferredRow`), when they are ASCII and SGR in one row. The same
+holds on the way there: lines that fit the blank rows below the cursor (the first screen
+of a flood, a command's output below the prompt) fill them without scrolling.
 
 Anything else (cursor motion, other controls, combining marks, a lone CR) ends the run
 and is left to the parser. The result is exactly the one feeding every byte to the
@@ -24,7 +28,7 @@ from pyte import modes as mo
 from termhost.terminal.cell import BLANK, Cell
 from termhost.terminal.parser import parse_params
 from termhost.terminal.screen import Row, Screen, char_width
-from termhost.terminal.scrollback import decode_line, intern_attributes
+from termhost.terminal.scrollback import Deferred, intern_attributes
 from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["fast_forward"]
@@ -63,30 +67,43 @@ class _NotSimple(Exception):
 def in_steady_state(screen: Screen) -> bool:
     """Whether the screen is where a flood keeps it: the precondition of `fast_forward`."""
     cursor = screen.cursor
-    bottom = screen.lines - 1
+    return cursor.x == 0 and cursor.y == screen.lines - 1 and _blank_from_cursor(screen)
+
+
+def _blank_from_cursor(screen: Screen) -> bool:
+    """Whether the cursor's row and those below are blank, not wrapped, and the modes
+    are those in which text and CR LF only fill rows and scroll the whole screen."""
     mode = screen.mode
-    return (
-        cursor.x == 0
-        and cursor.y == bottom
-        and screen.margins is None
-        and not screen.alternate_screen
-        and mo.DECAWM in mode
-        and mo.IRM not in mode
-        and mo.LNM not in mode
-        and mo.DECSCNM not in mode
-        and bottom not in screen.wrapped
-        and all(cell == BLANK for cell in screen.buffer.get(bottom, {}).values())
-    )
+    if (
+        screen.margins is not None
+        or screen.alternate_screen
+        or mo.DECAWM not in mode
+        or mo.IRM in mode
+        or mo.LNM in mode
+        or mo.DECSCNM in mode
+    ):
+        return False
+    buffer, wrapped, pending = screen.buffer, screen.wrapped, screen.pending_rows
+    for y in range(screen.cursor.y, screen.lines):
+        if y in wrapped or y in pending:
+            return False
+        row = buffer.get(y)
+        if row and any(cell != BLANK for cell in row.values()):
+            return False
+    return True
 
 
 def fast_forward(screen: Screen, text: str, offset: int) -> int:
     """Apply the run of simple lines at text[offset:] to `screen`; the new offset.
 
-    Returns `offset` unchanged when the screen is not in its steady state or no complete
-    simple line starts there. Only the lines whose rows stay visible or in the
-    scrollback are laid out; for the rest, only what they leave behind is computed (the
-    SGR state, the bells).
+    Returns `offset` unchanged when the screen is not in its steady state (or filling
+    blank rows towards it) or no complete simple line starts there. Only the lines whose
+    rows stay visible or in the scrollback are laid out; for the rest, only what they
+    leave behind is computed (the SGR state, the bells).
     """
+    cursor = screen.cursor
+    if cursor.x == 0 and cursor.y < screen.lines - 1 and _blank_from_cursor(screen):
+        offset = _fill(screen, text, offset)
     if not in_steady_state(screen):
         return offset
     end = _simple_run_end(text, offset)
@@ -101,6 +118,31 @@ def fast_forward(screen: Screen, text: str, offset: int) -> int:
     if len(lines) < len(found):
         run = run[: sum(len(line) for line in lines) + 2 * len(lines)]
     renderer.apply(run, lines, bells=run.count("\x07"))
+    return offset + len(run)
+
+
+def _fill(screen: Screen, text: str, offset: int) -> int:
+    """The lines at text[offset:] that fit the blank rows from the cursor down to the
+    bottom one (a command's output below the prompt, the first screen of a flood),
+    placed without scrolling; the new offset."""
+    end = _simple_run_end(text, offset)
+    if end == offset:
+        return offset
+    room = screen.lines - 1 - screen.cursor.y
+    found = text[offset:end].split("\r\n", room)[:-1]
+    run = text[offset : offset + sum(len(line) + 2 for line in found)]
+    renderer = _Renderer(screen)
+    row_counts: list[int] = []
+    for line in renderer.simple_prefix(run, found):
+        count = renderer._row_count(line)
+        if sum(row_counts) + count > room:
+            break
+        row_counts.append(count)
+    if not row_counts:
+        return offset
+    lines = found[: len(row_counts)]
+    run = run[: sum(len(line) + 2 for line in lines)]
+    renderer.fill(lines, row_counts, bells=run.count("\x07"))
     return offset + len(run)
 
 
@@ -208,9 +250,10 @@ class _Renderer:
     def _rows(
         self, lines: list[str], row_counts: list[int], *, visible: int
     ) -> list[str | DeferredRow]:
-        """The rows of these lines, in order. Rows bound for the scrollback that are one
-        row of ASCII and SGR are only recorded (`DeferredRow`): most are never read, and
-        laying them out is most of the cost of a coloured flood."""
+        """The rows of these lines, in order. Rows that are one row of ASCII and SGR
+        are only recorded (`DeferredRow`): most are scrolled away unread, and laying
+        them out is most of the cost of a coloured flood. The last `visible` lines
+        start blocks of their own, so that showing the screen lays out only them."""
         text = "\n".join(lines)
         if not text.isascii() or "\t" in text or "\x07" in text:
             return [row for line in lines for row in self.line(line)]
@@ -219,6 +262,8 @@ class _Renderer:
         # Plain ASCII in one colour (a log): a row per line, unless it wraps.
         columns = self.columns
         attr_id = intern_attributes(self.attrs)
+        if attr_id == _DEFAULT_ID and len(row_counts) == sum(row_counts):
+            return [line.rstrip(" ") for line in lines]
         rows: list[str | DeferredRow] = []
         for line in lines:
             if len(line) > columns:
@@ -256,15 +301,16 @@ class _Renderer:
     def _sgr_rows(
         self, lines: list[str], row_counts: list[int], visible: int
     ) -> list[str | DeferredRow]:
-        """`_rows` for ASCII with SGR: the last `visible` lines are laid out, the others
-        deferred when they fit one row."""
+        """`_rows` for ASCII with SGR: the lines that fit one row are deferred, in
+        blocks that do not straddle the start of the last `visible` lines."""
         rows: list[str | DeferredRow] = []
-        laid_out_from = len(lines) - visible
+        visible_from = len(lines) - visible
         index = 0
         while index < len(lines):
-            if index < laid_out_from and row_counts[index] == 1:
+            if row_counts[index] == 1:
                 start = index
-                stop = min(laid_out_from, start + _BLOCK_LINES)
+                boundary = visible_from if index < visible_from else len(lines)
+                stop = min(boundary, start + _BLOCK_LINES)
                 while index < stop and row_counts[index] == 1:
                     index += 1
                 block = _DeferredBlock(self, self.attrs, lines[start:index])
@@ -320,32 +366,67 @@ class _Renderer:
         self._sgr_cache[(attrs, params)] = entry
         return entry
 
+    def fill(self, lines: list[str], row_counts: list[int], *, bells: int) -> None:
+        """Put the lines' rows on the blank rows from the cursor down, as text and one
+        CR LF per line would; they stay encoded until someone looks."""
+        screen = self.screen
+        top = screen.cursor.y
+        rows = self._rows(lines, row_counts, visible=len(lines))
+        for y, row in enumerate(rows, top):
+            if isinstance(row, str) and row.startswith(_WRAPPED):
+                screen.wrapped.add(y)
+            screen.pending_rows[y] = row
+        screen.cursor.y = top + len(rows)
+        self._finish(bells)
+        screen.dirty.update(range(top, screen.cursor.y + 1))
+
+    def _finish(self, bells: int) -> None:
+        """What every line leaves behind besides its rows."""
+        screen = self.screen
+        screen.cursor.attrs = self.attrs
+        screen.bell_count += bells
+        screen._last_char = ""  # each line ended in CR LF, and a control forgets it (REP)
+        screen._joining = False
+
+    def _tail(
+        self, lines: list[str], needed: int, widths: list[int] | None
+    ) -> tuple[int, list[int]]:
+        """Where the lines whose rows fill the last `needed` rows start, and the row
+        count of each from there; `widths` are the visible widths of the last `needed`
+        lines, when known."""
+        columns = self.columns
+        tail_start, counted = len(lines), 0
+        row_counts: list[int] = []  # last line first
+        while tail_start > 0 and counted < needed:
+            tail_start -= 1
+            if widths is not None:
+                width = widths[tail_start - len(lines)]
+                row_counts.append(1 if width <= columns else -(-width // columns))
+            else:
+                row_counts.append(self._row_count(lines[tail_start]))
+            counted += row_counts[-1]
+        row_counts.reverse()
+        return tail_start, row_counts
+
     def apply(self, run: str, lines: list[str], *, bells: int) -> None:
         """Scroll the lines' rows through the screen, as one LF per row would."""
         screen = self.screen
         height, columns = screen.lines, self.columns
         # Rows that matter: what the scrollback keeps plus the screen above the cursor.
         needed = screen.history.limit + height - 1
-        tail_start, counted = len(lines), 0
-        row_counts: list[int] = []  # of the tail, last line first
         plain = run.isascii() and "\x1b" not in run and "\t" not in run and "\x07" not in run
-        widths = None if plain else _visible_widths(lines[-needed:])
-        while tail_start > 0 and counted < needed:
-            tail_start -= 1
-            line = lines[tail_start]
-            if plain:  # the common log: its length says it all
-                row_counts.append(1 if len(line) <= columns else -(-len(line) // columns))
-            elif widths is not None:  # ASCII and SGR: the visible width says it all
-                width = widths[tail_start - len(lines)]
-                row_counts.append(1 if width <= columns else -(-width // columns))
-            else:
-                row_counts.append(self._row_count(line))
-            counted += row_counts[-1]
-        row_counts.reverse()
-        # The SGR state after the skipped lines: from their last full reset on, if any
-        # (an SGR whose first parameter is 0 sets every attribute).
-        skipped = len(run) - sum(len(line) + 2 for line in lines[tail_start:])
-        if not plain and skipped:
+        last = lines[-needed:]
+        widths = [len(line) for line in last] if plain else _visible_widths(last)
+        if widths is not None and max(widths, default=0) <= columns:
+            # The common flood of lines narrower than the screen: a row each.
+            tail_start = max(0, len(lines) - needed)
+            row_counts = [1] * (len(lines) - tail_start)
+        else:
+            tail_start, row_counts = self._tail(lines, needed, widths)
+        if tail_start and not plain:
+            # The SGR state after the skipped lines: from their last full reset on, if
+            # any (an SGR whose first parameter is 0 sets every attribute).
+            skipped = len(run) - sum(len(line) + 2 for line in lines[tail_start:])
             reset = max(run.rfind(r, 0, skipped) for r in ("\x1b[m", "\x1b[0m", "\x1b[0;"))
             if reset >= 0:
                 self.attrs = self._reset
@@ -353,40 +434,34 @@ class _Renderer:
                 self._sgr(params)
         new = self._rows(lines[tail_start:], row_counts, visible=height - 1)
 
-        buffer, wrapped = screen.buffer, screen.wrapped
+        buffer, wrapped, pending = screen.buffer, screen.wrapped, screen.pending_rows
         above = height - 1  # rows above the cursor, which pass the top first
         if tail_start:
             # At least `needed` new rows follow: every older row ends beyond the limit.
             screen.history.extend(new[: len(new) - above])
-            old_rows: list[tuple[Row | None, bool]] = []
+            kept: list[tuple[Row | None, bool, str | Deferred | None]] = []
         else:
             scrolled = len(new)
             leaving = min(above, scrolled)
-            old: list[str | DeferredRow] = [screen.encode_leaving(y) for y in range(leaving)]
-            screen.history.extend(old + new[: max(0, scrolled - above)])
-            old_rows = [(buffer.get(y), y in wrapped) for y in range(leaving, above)]
+            old = [screen.encode_leaving(y) for y in range(leaving)]
+            screen.history.extend([*old, *new[: max(0, scrolled - above)]])
+            kept = [(buffer.get(y), y in wrapped, pending.get(y)) for y in range(leaving, above)]
         buffer.clear()
         screen.wrapped = set()
-        for y, (row, was_wrapped) in enumerate(old_rows):
-            if row is not None:
+        screen.pending_rows = {}
+        for y, (row, was_wrapped, encoded) in enumerate(kept):
+            if encoded is not None:
+                screen.pending_rows[y] = encoded
+            elif row is not None:
                 buffer[y] = row
             if was_wrapped:
                 screen.wrapped.add(y)
-        visible_new = new[len(new) - (above - len(old_rows)) :]
-        laid_out: dict[int, str] = {}
-        for y, row_or_deferred in enumerate(visible_new, start=len(old_rows)):
-            encoded = _encoded(row_or_deferred)
-            if encoded.startswith(_WRAPPED):
+        # The new visible rows stay encoded until someone looks (Screen.lay_out_pending).
+        for y, row_or_deferred in enumerate(new[len(new) - (above - len(kept)) :], len(kept)):
+            if isinstance(row_or_deferred, str) and row_or_deferred.startswith(_WRAPPED):
                 screen.wrapped.add(y)
-            cells = decode_line(encoded)
-            if cells:
-                buffer[y].update(enumerate(cells))
-            laid_out[y] = encoded
-        screen.note_laid_out(laid_out)
-        screen.cursor.attrs = self.attrs
-        screen.bell_count += bells
-        screen._last_char = ""  # each line ended in CR LF, and a control forgets it (REP)
-        screen._joining = False
+            screen.pending_rows[y] = row_or_deferred
+        self._finish(bells)
         screen.dirty.update(range(height))
 
 
@@ -448,10 +523,6 @@ def _visible_widths(lines: list[str]) -> list[int] | None:
     if "\x07" in text:
         text = text.replace("\x07", "")
     return [len(line) for line in text.split("\n")]
-
-
-def _encoded(row: str | DeferredRow) -> str:
-    return row if isinstance(row, str) else row.encode()
 
 
 def _encode(runs: list[Run], *, wrapped: bool) -> str:

@@ -27,7 +27,13 @@ from termhost import __version__
 from termhost.terminal import reflow
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 from termhost.terminal.parser import Params
-from termhost.terminal.scrollback import WRAPPED, Scrollback, decode_line, encode_row
+from termhost.terminal.scrollback import (
+    WRAPPED,
+    Deferred,
+    Scrollback,
+    decode_line,
+    encode_row,
+)
 from termhost.terminal.sgr import apply_sgr
 
 __all__ = ["Clipboard", "Screen"]
@@ -135,23 +141,42 @@ class Screen(pyte.Screen):
         self._last_char = ""
         self._joining = False
         self._laid_out: dict[int, tuple[Row, dict[int, Cell], int, str]] = {}
+        self.pending_rows: dict[int, str | Deferred] = {}
+        """Rows the flood path left encoded, not in `buffer` yet (see `lay_out_pending`)."""
 
     def _new_row(self) -> Row:
         return StaticDefaultDict(self.default_char)
 
-    def note_laid_out(self, rows: Mapping[int, str]) -> None:
-        """Rows y now hold exactly the cells of these encodings (the flood path laid them
-        out from them). When such a row scrolls into the scrollback unchanged, its
-        encoding is stored again rather than computed anew from its cells."""
-        buffer, columns = self.buffer, self.columns
-        self._laid_out = {
-            id(buffer[y]): (buffer[y], dict(buffer[y]), columns, encoded)
-            for y, encoded in rows.items()
-        }
+    def lay_out_pending(self) -> None:
+        """Put the rows the flood path left encoded into `buffer` as cells.
 
-    def encode_leaving(self, y: int) -> str:
-        """Row y as the scrollback stores it: its noted encoding if it still holds
-        exactly the cells it had then (a C-level comparison), else `encode_row`."""
+        A flood flushed in batches leaves a screenful of new rows after every batch,
+        and the next batch usually scrolls them all away unseen: so `fast_forward`
+        stores them in `pending_rows` and this lays them out only when someone looks
+        (the owner calls it before the screen is read or the parser writes to it). Each
+        row is noted with its encoding: if it scrolls off unchanged, that encoding is
+        stored again rather than computed anew from its cells.
+        """
+        pending, self.pending_rows = self.pending_rows, {}
+        buffer, columns = self.buffer, self.columns
+        noted: dict[int, tuple[Row, dict[int, Cell], int, str]] = {}
+        for y, row in pending.items():
+            encoded = row if isinstance(row, str) else row.encode()
+            cells = decode_line(encoded)
+            if cells:
+                buffer[y].update(enumerate(cells))
+            noted[id(buffer[y])] = (buffer[y], dict(buffer[y]), columns, encoded)
+        live = {id(row) for row in buffer.values()}  # rows that left are forgotten
+        self._laid_out = {key: note for key, note in self._laid_out.items() if key in live}
+        self._laid_out.update(noted)
+
+    def encode_leaving(self, y: int) -> str | Deferred:
+        """Row y as the scrollback stores it: its pending encoding if it was not laid
+        out, its noted encoding if it still holds exactly the cells it had then (a
+        C-level comparison), else `encode_row`."""
+        pending = self.pending_rows.get(y)
+        if pending is not None:
+            return pending
         row, wrapped = self.buffer[y], y in self.wrapped
         noted = self._laid_out.pop(id(row), None)
         if noted is not None:
@@ -407,6 +432,17 @@ class Screen(pyte.Screen):
         count = min(_first(params, 1) or 1, self.columns - self.cursor.x)
         if self._last_char and count > 0:
             self.draw(self._last_char * count)
+
+    def insert_characters(self, count: int | None = None) -> None:
+        """ICH: `count` blanks at the cursor, the rest of the row shifted right and cut
+        at the margin (pyte 0.8.2 shifts a cell to one column past the margin)."""
+        self.dirty.add(self.cursor.y)
+        count = count or 1
+        row, columns = self.buffer[self.cursor.y], self.columns
+        for x in range(columns - 1, self.cursor.x - 1, -1):
+            if x + count < columns:
+                row[x + count] = row[x]
+            row.pop(x, None)
 
     # --- lines and scrolling ----------------------------------------------------------
 
@@ -941,7 +977,7 @@ def _clamped(method: Callable[..., None]) -> Callable[[Screen], None]:
 
 _S = pyte.Screen
 _CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
-    ("", "", "@"): _plain(_S.insert_characters),
+    ("", "", "@"): _plain(Screen.insert_characters),
     ("", "", "A"): _from_last_column(_S.cursor_up),
     ("", "", "B"): _from_last_column(_S.cursor_down),
     ("", "", "e"): _from_last_column(_S.cursor_down),

@@ -48,18 +48,52 @@ def state(t: Terminal) -> dict[str, object]:
     size=st.tuples(st.integers(1, 24), st.integers(1, 8)),
     cuts=st.lists(st.integers(0, 4000), max_size=6),
     limit=st.sampled_from([0, 3, 50]),
+    after=st.lists(st.sampled_from(["feed", "flush", "look"]), min_size=7, max_size=7),
 )
 def test_fast_forward_equals_the_full_feed(
-    text: str, size: tuple[int, int], cuts: list[int], limit: int
+    text: str, size: tuple[int, int], cuts: list[int], limit: int, after: list[str]
 ) -> None:
+    """After each piece the fast terminal only takes it, or emulates it (leaving the
+    rows it scrolled in encoded), or is looked at (they are laid out as cells)."""
     data = text.encode()
     fast = Terminal(*size, history_limit=limit)
     full = Terminal(*size, history_limit=limit)
     full.fast_path = False
     points = sorted({0, len(data), *(c for c in cuts if c < len(data))})
-    for start, end in itertools.pairwise(points):
+    for (start, end), then in zip(itertools.pairwise(points), after, strict=False):
         fast.feed(data[start:end])
         full.feed(data[start:end])
+        if then == "flush":
+            fast.flush()
+        elif then == "look":
+            assert fast.display == full.display
+    assert state(fast) == state(full)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    flood=st.lists(st.lists(lines, max_size=12).map("".join), min_size=2, max_size=8),
+    size=st.tuples(st.integers(1, 24), st.integers(2, 8)),
+    limit=st.sampled_from([0, 3, 50]),
+    after=st.lists(st.sampled_from(["flush", "look"]), min_size=8, max_size=8),
+)
+def test_a_flood_flushed_in_batches_equals_the_full_feed(
+    flood: list[str], size: tuple[int, int], limit: int, after: list[str]
+) -> None:
+    """Batches of whole lines from the bottom row: each batch fast-forwards over rows
+    the batch before left encoded (scrolling them on or off), looked at or not."""
+    fast = Terminal(*size, history_limit=limit)
+    full = Terminal(*size, history_limit=limit)
+    full.fast_path = False
+    for t in (fast, full):
+        t.feed(b"\x1b[%d;1H" % size[1])
+    for batch, then in zip(flood, after, strict=False):
+        fast.feed(batch.encode())
+        full.feed(batch.encode())
+        if then == "flush":
+            fast.flush()
+        else:
+            assert fast.display == full.display
     assert state(fast) == state(full)
 
 
@@ -74,3 +108,31 @@ def test_a_flood_really_takes_the_fast_path() -> None:
     assert calls == []  # not one byte went through the parser
     assert t.history.lines()[-1] == "more 976"
     assert t.display[-2].rstrip() == "more 999"
+
+
+def test_output_below_a_prompt_fills_the_blank_rows_without_the_parser() -> None:
+    t = Terminal(80, 24, history_limit=100)
+    t.feed(b"$ ls\r\n")
+    t.flush()
+    calls = []
+    t.parser.feed = lambda text: calls.append(text)  # type: ignore[method-assign]
+    t.feed(b"".join(b"\x1b[1;34mdir%d\x1b[0m\r\n" % i for i in range(30)))
+    t.flush()
+    assert calls == []  # 22 lines filled the screen, 8 scrolled it
+    assert t.history.lines() == ["$ ls"] + [f"dir{i}" for i in range(7)]
+    assert t.display[-2].rstrip() == "dir29"
+    assert t.screen.buffer[0][0].bold and t.cursor == (0, 23)
+
+
+def test_a_catch_up_holds_back_an_incomplete_line_and_a_look_shows_it() -> None:
+    replies: list[bytes] = []
+    t = Terminal(20, 5, reply=replies.append)
+    t.feed(b"one\r\ntwo\r\n$ ")
+    t.catch_up()
+    assert t._held == "$ "  # the next output usually completes it
+    assert t.display[2].rstrip() == "$" and t.cursor == (2, 2)
+    # A query in an incomplete line is answered by the catch-up, not held back.
+    t.feed(b"\r\n\x1b[6n" + b"y" * 100)
+    assert replies == []
+    t.catch_up()
+    assert replies == [b"\x1b[4;1R"] and t._held == ""

@@ -83,6 +83,13 @@ def test_rep_repeats_the_last_character() -> None:
     assert lines(term("ab\x1b[3b"))[0] == "abbbb"
 
 
+@pytest.mark.parametrize("cols", [1, 5])
+def test_ich_shifts_the_row_right_and_cuts_it_at_the_margin(cols: int) -> None:
+    t = term("abcde"[:cols] + "\r\x1b[2@", cols=cols, rows=2)
+    assert lines(t)[0] == ("  abc" if cols == 5 else "")
+    assert all(0 <= x < cols for row in t.screen.buffer.values() for x in row)
+
+
 def test_il_dl_stay_inside_the_region() -> None:
     t = term("1\r\n2\r\n3\r\n4\r\n5\x1b[2;4r\x1b[3;1H\x1b[L")
     assert lines(t) == ["1", "2", "", "3", "5"]
