@@ -44,6 +44,7 @@ class Pane:
         self.on_close: Callable[[Pane], None] | None = None
         self.on_output: Callable[[Pane], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._unwritten = bytearray()
         self.active_point = 0
         self.output_bytes = 0
         """Bytes the program wrote so far (a renderer's measure of how busy it is)."""
@@ -99,18 +100,37 @@ class Pane:
             return os.path.basename(self.argv[0])
 
     def write(self, data: bytes) -> None:
-        """Bytes to the program, as if typed (keys, pastes, query answers)."""
-        if self.closed:
+        """Bytes to the program, as if typed (keys, pastes, query answers).
+
+        What the tty's input queue cannot take now (a big paste into a program that
+        reads slowly, or not at all) waits here and goes as the program reads: the
+        event loop is never held waiting for a program.
+        """
+        if self.closed or not data:
             return
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self.master, view)
-            except BlockingIOError:
-                continue  # the tty's input queue is full: the program reads it soon
-            except OSError:
-                return  # the PTY is gone
-            view = view[written:]
+        if self._unwritten:
+            self._unwritten += data
+            return
+        try:
+            written = os.write(self.master, data)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            return  # the PTY is gone
+        if written < len(data):
+            self._unwritten += data[written:]
+            asyncio.get_running_loop().add_writer(self.master, self._writable)
+
+    def _writable(self) -> None:
+        try:
+            written = os.write(self.master, self._unwritten)
+        except BlockingIOError:
+            return
+        except OSError:
+            written = len(self._unwritten)  # the PTY is gone: nobody will read it
+        del self._unwritten[:written]
+        if not self._unwritten:
+            asyncio.get_running_loop().remove_writer(self.master)
 
     def resize(self, cols: int, rows: int) -> None:
         """TIOCSWINSZ (the kernel sends SIGWINCH to the foreground group) and the terminal."""
@@ -158,6 +178,9 @@ class Pane:
         self.closed = True
         loop = asyncio.get_running_loop()
         loop.remove_reader(self.master)
+        if self._unwritten:
+            loop.remove_writer(self.master)
+            self._unwritten.clear()
         os.close(self.master)
         self.terminal.flush()
         if self.on_close is not None:

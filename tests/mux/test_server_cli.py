@@ -326,3 +326,21 @@ def _targeted(command: list[str]) -> list[str]:
         at = command.index("-t") + 1
         return [*command[:at], "s" + command[at], *command[at + 1 :]]
     return [command[0], "-t", "s", *command[1:]]
+
+
+def test_input_a_program_does_not_read_never_stalls_the_server(
+    termhost: Termhost, tmp_path: Path
+) -> None:
+    # In raw mode the tty takes about 4 KiB and then refuses more: the rest must wait
+    # in the server without holding it up, and arrive in order once the program reads.
+    flag = tmp_path / "read-now"
+    termhost("new-session", "-d", "-s", "slow", "-x", "80", "-y", "10",
+             f"stty raw -echo; while [ ! -e {flag} ]; do sleep 0.05; done; "
+             "head -c 60000 | tr -d x | wc -c; sleep 100")
+    termhost("new-session", "-d", "-s", "other", "cat")
+    termhost("send-keys", "-t", "slow", "-l", "x" * 59999 + "y")
+    termhost("send-keys", "-t", "other", "still served", "Enter")
+    wait_until(lambda: "still served" in termhost.screen("other"), what="the other pane")
+    flag.touch()
+    wait_until(lambda: termhost.screen("slow").split() == ["1"], timeout=20,
+               what="every byte to reach the slow program, the y last")
