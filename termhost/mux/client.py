@@ -223,11 +223,15 @@ def _check_hello(frame: Frame) -> bool:
 
 
 def _greeting() -> bytes:
-    return (
+    frames = (
         encode_hello()
         + encode_frame(FrameType.ENVIRON, encode_environ(os.environ))
         + encode_frame(FrameType.CWD, os.fsencode(os.getcwd()))
     )
+    try:
+        return frames + encode_frame(FrameType.TTY, os.fsencode(os.ttyname(0)))
+    except OSError:
+        return frames  # stdin is not a terminal
 
 
 def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:

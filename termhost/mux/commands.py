@@ -52,6 +52,8 @@ class Context:
     cwd: str | None = None
     size: tuple[int, int] | None = None
     """(cols, rows) of the client's terminal when it can attach."""
+    tty: str = ""
+    """The path of the client's terminal, if it has one."""
     session: Session | None = None
     """The session of the attached client that asked (a key binding, the command
     prompt): a verb given no -t targets it, as tmux targets the client's session."""
@@ -159,6 +161,12 @@ def _find_window(session: Session, spec: str) -> Window:
     raise CommandError(f"can't find window: {spec}")
 
 
+def _dead_field(pane: Pane, field: str) -> str:
+    """#{pane_dead_status} / #{pane_dead_signal}: empty while alive or when not that way."""
+    value = getattr(pane.exit_status, field, None)
+    return "" if value is None else str(value)
+
+
 def variables(
     session: Session,
     window: Window | None = None,
@@ -170,13 +178,15 @@ def variables(
     pane = pane or window.active
     cell = window.layout.find(pane)
     screen = pane.terminal.screen
+    clients = server.clients if server is not None else []
+    attached = [client for client in clients if client.session is session]
     host = socket.gethostname()
     values = {
         "session_name": session.name,
         "session_id": f"${session.id}",
         "session_windows": str(len(session.windows)),
         "session_created": str(int(session.created)),
-        "session_attached": "0",
+        "session_attached": str(len(attached)),
         "window_index": str(window.index),
         "window_id": f"@{window.id}",
         "window_name": window.name,
@@ -194,7 +204,9 @@ def variables(
         "pane_top": str(cell.y),
         "pane_right": str(cell.x + cell.width - 1),
         "pane_bottom": str(cell.y + cell.height - 1),
-        "pane_dead": "1" if pane.closed else "0",
+        "pane_dead": "1" if pane.dead else "0",
+        "pane_dead_status": _dead_field(pane, "code"),
+        "pane_dead_signal": _dead_field(pane, "signal"),
         "pane_title": screen.title or host,
         "pane_current_command": pane.current_command(),
         "pane_width": str(pane.terminal.cols),
@@ -208,7 +220,7 @@ def variables(
         "socket_path": str(server.path) if server is not None else "",
         "host": host,
         "host_short": host.split(".", 1)[0],
-        "client_tty": "",
+        "client_tty": attached[0].tty if attached else "",
     }
     return values
 
@@ -416,6 +428,32 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
+@command("resize-window")
+async def resize_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-x/-y a size, -A/-a the largest/smallest attached client's, -L/-R/-U/-D smaller or
+    larger by `adjustment` (1): from then on the window keeps that size whatever the
+    clients' (tmux makes its window-size manual). Windows share their session's size
+    in termhost, so the whole session takes it."""
+    server = context.server
+    session, _, _ = find_pane(server, flags.get("t"))
+    if len(args) > 1 or (args and not args[0].isdigit()):
+        raise CommandError(f"adjustment {' '.join(args)} is invalid")
+    step = int(args[0]) if args else 1
+    cols, rows = session.cols, session.rows
+    sizes = [(c.size.columns, max(1, c.size.rows - 1))
+             for c in server.clients if c.session is session]
+    if sizes and ("A" in flags or "a" in flags):
+        pick = max if "A" in flags else min
+        cols, rows = pick(c for c, _ in sizes), pick(r for _, r in sizes)
+    cols = _size(flags["x"], "width") if "x" in flags else cols
+    rows = _size(flags["y"], "height") if "y" in flags else rows
+    cols += step * (("R" in flags) - ("L" in flags))
+    rows += step * (("D" in flags) - ("U" in flags))
+    session.manual_size = True
+    server.resize_session(session, max(1, cols), max(1, rows))
+    return Result()
+
+
 @command("kill-pane")
 async def kill_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     _, _, pane = find_pane(context.server, flags.get("t"))
@@ -523,6 +561,10 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
             options.set(args[0], args[1] if len(args) > 1 else "")
     except OptionError as error:
         raise CommandError(str(error)) from None
+    if args[0] == "window-size":  # sizes set by resize-window follow the clients again
+        for session in context.server.sessions.values():
+            session.manual_size = False
+            context.server.fit_session(session)
     return Result()
 
 

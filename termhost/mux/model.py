@@ -119,6 +119,8 @@ class Session:
     last: Window | None = None
     env: dict[str, str] = field(default_factory=dict)
     """The environment of the client that created it: new panes start with it."""
+    manual_size: bool = False
+    """Set by resize-window -x/-y: the clients' sizes no longer change it."""
 
     @property
     def active_window(self) -> Window:

@@ -21,9 +21,10 @@ class Option:
     name: str
     default: str
     kind: str
-    """"number" (with `low`..`high`) or "string"."""
+    """"number" (with `low`..`high`), "choice" (one of `choices`) or "string"."""
     low: int = 0
     high: int = 2**31 - 1
+    choices: tuple[str, ...] = ()
 
 
 OPTIONS = {
@@ -33,8 +34,15 @@ OPTIONS = {
         Option("base-index", "0", "number", 0, 2**31 - 1),
         Option("default-shell", "", "string"),
         Option("default-terminal", "tmux-256color", "string"),
+        Option("remain-on-exit", "off", "choice", choices=("off", "on", "failed")),
+        Option("window-size", "latest", "choice",
+               choices=("largest", "smallest", "manual", "latest")),
     )
 }
+
+
+_FLAG_WORDS = {"yes": "on", "1": "on", "no": "off", "0": "off"}
+"""What tmux also takes for on and off."""
 
 
 class Options:
@@ -54,6 +62,10 @@ class Options:
         in_range = value.isdigit() and option.low <= int(value) <= option.high
         if option.kind == "number" and not in_range:
             raise OptionError(f"value is invalid: {value}")
+        if option.kind == "choice":
+            value = _FLAG_WORDS.get(value, value) if "on" in option.choices else value
+            if value not in option.choices:
+                raise OptionError(f"unknown value: {value}")
         self._values[name] = value
 
     def reset(self, name: str) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import errno
 import os
 import signal
+import time
 from collections.abc import Callable, Mapping, Sequence
 
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
@@ -29,7 +30,9 @@ at most PENDING_LIMIT bytes, one flush's worth."""
 
 
 class Pane:
-    """One pane; `on_close` is called once, when its process is gone and the PTY drained."""
+    """One pane; `on_close` is called when its process has ended and the PTY is drained,
+    or at once when the pane is killed; again if a pane kept dead (remain-on-exit) is
+    killed, since that is when it goes."""
 
     def __init__(
         self, pane_id: int, child: Child, master: int, terminal: Terminal, argv: Sequence[str]
@@ -40,7 +43,11 @@ class Pane:
         self.terminal = terminal
         self.argv = list(argv)
         self.closed = False
+        """The PTY is closed: the pane takes no input and shows no more output."""
+        self.killed = False
+        """Ended by kill-pane (and friends), not by its process: it never stays dead."""
         self.exit_status: ExitStatus | None = None
+        self._announced = False
         self.on_close: Callable[[Pane], None] | None = None
         self.on_output: Callable[[Pane], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
@@ -140,12 +147,30 @@ class Pane:
 
     def kill(self) -> None:
         """End the pane as tmux does: SIGHUP to its process group, then close the PTY."""
-        if not self.closed:
+        if self.exit_status is None:
             try:
                 signal_process_group(self.child.pid, signal.SIGHUP)
-            except PermissionError:
+            except (PermissionError, ProcessLookupError):
                 pass
+        self.killed = True
+        if self._announced and self.on_close is not None:
+            self.on_close(self)  # kept dead until now
+        else:
             self._close()
+
+    @property
+    def dead(self) -> bool:
+        """Its process has ended (the pane may stay, with remain-on-exit)."""
+        return self.exit_status is not None
+
+    def show_dead(self) -> None:
+        """tmux's notice on a pane kept after its process ended, on its bottom row."""
+        status = self.exit_status
+        assert status is not None
+        how = f"signal {status.signal}" if status.signal is not None else f"status {status.code}"
+        rows = self.terminal.rows
+        notice = f"\x1b[{rows};1H\nPane is dead ({how}, {time.ctime()})"
+        self.terminal.feed(notice.encode())
 
     def _readable(self) -> None:
         for _ in range(_READS_PER_TURN):
@@ -173,15 +198,18 @@ class Pane:
         self._close()
 
     def _close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(self.master)
-        if self._unwritten:
-            loop.remove_writer(self.master)
-            self._unwritten.clear()
-        os.close(self.master)
-        self.terminal.flush()
+        """Close the PTY; tell the owner once the process's end is known too."""
+        if not self.closed:
+            self.closed = True
+            loop = asyncio.get_running_loop()
+            loop.remove_reader(self.master)
+            if self._unwritten:
+                loop.remove_writer(self.master)
+                self._unwritten.clear()
+            os.close(self.master)
+            self.terminal.flush()
+        if self._announced or (self.exit_status is None and not self.killed):
+            return  # the PTY ended first: the process's exit status follows
+        self._announced = True
         if self.on_close is not None:
             self.on_close(self)

@@ -38,7 +38,7 @@ __all__ = [
     "version_mismatch",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAGIC = b"termhost"
 MAX_PAYLOAD = 16 << 20
 """Largest payload accepted (a capture of the whole scrollback fits; a runaway does not)."""
@@ -80,6 +80,9 @@ class FrameType(enum.IntEnum):
     """Client to server, before COMMAND: the client's environment (NUL-separated K=V)."""
     CWD = 12
     """Client to server, before COMMAND: the client's working directory."""
+    TTY = 13
+    """Client to server, before COMMAND: the path of the client's terminal, if it has one
+    (#{client_tty} of an attached client)."""
 
 
 @dataclass(frozen=True)

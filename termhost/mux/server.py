@@ -103,11 +103,41 @@ class Server:
                     client.refresh()
 
     def resize_session(self, session: Session, cols: int, rows: int) -> None:
-        """The size of the latest client: every window's layout, every pane (TIOCSWINSZ)."""
+        """Every window's layout and every pane (TIOCSWINSZ) to cols x rows."""
+        if (session.cols, session.rows) == (cols, rows):
+            return
         session.cols, session.rows = cols, rows
         for window in session.windows:
             layout.resize(window.layout, cols, rows)
             window.fit_panes()
+        self.refresh(session)
+
+    def client_active(self, client: AttachedClient) -> None:
+        """A client attached, resized or typed: it is the latest (first in `clients`),
+        and its session's size follows the `window-size` option."""
+        if self.clients and self.clients[0] is not client:
+            self.clients.remove(client)
+            self.clients.insert(0, client)
+        self.fit_session(client.session)
+
+    def fit_session(self, session: Session) -> None:
+        """The session's size from its attached clients (less the status line): the
+        latest one's, the smallest or the largest of each dimension, as `window-size`
+        says; `manual` (or resize-window) keeps it as it is."""
+        mode = self.options.get("window-size")
+        sizes = [
+            (client.size.columns, max(1, client.size.rows - 1))
+            for client in self.clients
+            if client.session is session
+        ]
+        if not sizes or mode == "manual" or session.manual_size:
+            return
+        if mode == "latest":
+            cols, rows = sizes[0]
+        else:
+            pick = min if mode == "smallest" else max
+            cols, rows = pick(c for c, _ in sizes), pick(r for _, r in sizes)
+        self.resize_session(session, cols, rows)
 
     def shutdown(self) -> None:
         """kill-server: every pane killed, then the server exits."""
@@ -243,7 +273,19 @@ class Server:
         for pane in window.panes:
             pane.kill()
 
+    def _stays_dead(self, pane: Pane) -> bool:
+        """remain-on-exit: whether a pane whose process ended stays, marked dead."""
+        remain = self.options.get("remain-on-exit")
+        status = pane.exit_status
+        if pane.killed or status is None or remain == "off":
+            return False
+        return remain == "on" or status.returncode != 0
+
     def _pane_closed(self, session: Session, window: Window, pane: Pane) -> None:
+        if self._stays_dead(pane):
+            pane.show_dead()
+            self.refresh(session, layout_changed=False)
+            return
         remaining = layout.close(window.layout, pane)
         if remaining is not None:
             window.layout = remaining
@@ -300,6 +342,8 @@ class Server:
                 context.env = decode_environ(frame.payload)
             elif frame.type is FrameType.CWD:
                 context.cwd = os.fsdecode(frame.payload) or None
+            elif frame.type is FrameType.TTY:
+                context.tty = os.fsdecode(frame.payload)
             elif frame.type is FrameType.RESIZE:
                 context.size = decode_size(frame.payload)
             elif frame.type is FrameType.COMMAND:
@@ -338,18 +382,20 @@ class Server:
                 writer.write(encode_frame(FrameType.OUTPUT, data))
 
         client = AttachedClient(self, session, send, Size(rows=rows, columns=cols))
+        client.tty = context.tty
         self.clients.append(client)
-        self.resize_session(session, cols, max(1, rows - 1))
+        self.client_active(client)
 
         async def relay() -> None:
             try:
                 async for frame in frames:
                     if frame.type is FrameType.INPUT:
+                        if self.clients[0] is not client:
+                            self.client_active(client)
                         client.feed(frame.payload)
                     elif frame.type is FrameType.RESIZE:
-                        cols, rows = decode_size(frame.payload)
-                        client.resize(cols, rows)
-                        self.resize_session(session, cols, max(1, rows - 1))
+                        client.resize(*decode_size(frame.payload))
+                        self.client_active(client)
                     elif frame.type is FrameType.DETACH:
                         client.detach()
             finally:
@@ -361,6 +407,7 @@ class Server:
         finally:
             reading.cancel()
             self.clients.remove(client)
+            self.fit_session(client.session)
         writer.write(encode_frame(FrameType.DETACH, client.detach_reason.encode()))
         writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
         await writer.drain()

@@ -49,6 +49,8 @@ VERBS = {
              "[-bdhv] [-c dir] [-l size] [-p percentage] [-t target-pane] [command]"),
         Verb("select-pane", ("selectp",), "t:LRUD", "[-LRUD] [-t target-pane]"),
         Verb("resize-pane", ("resizep",), "t:Z", "[-Z] [-t target-pane]"),
+        Verb("resize-window", ("resizew",), "aADLRt:Ux:y:",
+             "[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]"),
         Verb("set-option", ("set",), "gu", "[-gu] option [value]"),
         Verb("show-options", ("show",), "gv", "[-gv] [option]"),
     )

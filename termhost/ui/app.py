@@ -77,6 +77,7 @@ STYLE = Style.from_dict({
     "status.prompt": "bg:ansiyellow fg:ansiblack",
     "border": "fg:ansibrightblack",
     "border.active": "fg:ansigreen",
+    "outside": "fg:ansibrightblack",
 })
 
 
@@ -151,6 +152,8 @@ class AttachedClient:
         self.server = server
         self.session = session
         self.size = size
+        self.tty = ""
+        """The client's terminal (#{client_tty})."""
         self.detach_reason = f"detached (from session {session.name})"
         self._detaching = False
         self._input_cm = create_pipe_input()
@@ -226,6 +229,7 @@ class AttachedClient:
 
     def resize(self, cols: int, rows: int) -> None:
         self.size = Size(rows=rows, columns=cols)
+        self.relayout()  # the window may fit it differently now
         self.app._on_resize()
 
     def refresh(self) -> None:
@@ -273,10 +277,14 @@ class AttachedClient:
         self._last_paint = asyncio.get_running_loop().time()
         self._output_at_paint = self._visible_output()
         window = self.session.active_window
+        # A window larger than this client (window-size largest, resize-window) shows
+        # its top left part, as in tmux.
+        cols, rows = self.size.columns, self.size.rows - 1
         placements = [
-            Placement(cell.pane, cell.x, cell.y, cell.width, cell.height)
+            Placement(cell.pane, cell.x, cell.y,
+                      min(cell.width, cols - cell.x), min(cell.height, rows - cell.y))
             for cell in window.visible_cells()
-            if cell.pane is not None
+            if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
         self.painter.paint(placements, window.active)
 
@@ -300,8 +308,17 @@ class AttachedClient:
     def _container(self) -> AnyContainer:
         window = self.session.active_window if self.session.windows else None
         body: AnyContainer = Window()
-        if window is not None:
+        fits = window is not None and (
+            window.layout.width <= self.size.columns
+            and window.layout.height <= self.size.rows - 1
+        )
+        if window is not None and fits:
             body = self._cell(window.visible_cells()[0] if window.zoomed else window.layout)
+            # A window smaller than this client (window-size smallest): dots outside it.
+            if window.layout.width < self.size.columns:
+                body = VSplit([body, Window(char="·", style="class:outside")])
+            if window.layout.height < self.size.rows - 1:
+                body = HSplit([body, Window(char="·", style="class:outside")])
         status = Window(FormattedTextControl(self._status), height=1, style="class:status")
         return HSplit([body, status])
 

@@ -344,3 +344,35 @@ def test_input_a_program_does_not_read_never_stalls_the_server(
     flag.touch()
     wait_until(lambda: termhost.screen("slow").split() == ["1"], timeout=20,
                what="every byte to reach the slow program, the y last")
+
+
+def test_remain_on_exit_keeps_a_dead_pane_until_it_is_killed(termhost: Termhost) -> None:
+    def panes() -> str:
+        fmt = "#{pane_index}:#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"
+        return termhost("list-panes", "-t", "keep", "-F", fmt).stdout
+
+    termhost("new-session", "-d", "-s", "keep", "-x", "60", "-y", "6", "sleep 100")
+    termhost("set", "-g", "remain-on-exit", "on")
+    termhost("split-window", "-t", "keep", "echo bye; exit 3")
+    wait_until(lambda: "Pane is dead (status 3, " in termhost.screen("keep:0.1"),
+               what="tmux's notice on the dead pane")
+    # As tmux: a line feed on the bottom row, the notice there (2 rows: "bye" scrolls off)
+    kept = termhost("capture-pane", "-p", "-S", "-", "-t", "keep:0.1").stdout.splitlines()
+    assert kept[0] == "bye" and kept[-1].startswith("Pane is dead (status 3, ")
+    assert panes() == "0:0::\n1:1:3:\n"
+    assert termhost("display", "-p", "-t", "keep:0.1", "#{pane_dead}").stdout == "1\n"
+    termhost("kill-pane", "-t", "keep:0.1")
+    wait_until(lambda: panes() == "0:0::\n", what="the killed dead pane to go")
+    # failed: a pane that ends well goes, one killed by a signal stays
+    termhost("set", "-g", "remain-on-exit", "failed")
+    termhost("split-window", "-t", "keep", "exit 0")
+    wait_until(lambda: panes() == "0:0::\n", what="the pane that ended well to go")
+    termhost("split-window", "-t", "keep", "kill -TERM $$")
+    wait_until(lambda: panes() == "0:0::\n1:1::15\n", what="the signalled pane to stay")
+    assert "Pane is dead (signal 15, " in termhost.screen("keep:0.1")
+    bad = termhost("set", "-g", "remain-on-exit", "maybe", check=False)
+    assert (bad.returncode, bad.stderr) == (1, "unknown value: maybe\n")
+    termhost("set", "-g", "remain-on-exit", "off")
+    termhost("kill-session", "-t", "keep")
+    wait_until(lambda: termhost("has", "-t", "keep", check=False).returncode == 1,
+               what="the session with a dead pane to be killed")

@@ -374,3 +374,45 @@ def test_zoom_fills_the_window_and_unzooms(env: dict[str, str]) -> None:
         await outer.detach()
 
     asyncio.run(scenario())
+
+
+def test_window_size_follows_the_latest_smallest_or_largest_client(
+    env: dict[str, str],
+) -> None:
+    def size() -> str:
+        return termhost(env, "display", "-p", "-t", "sz", "#{window_width}x#{window_height}")
+
+    async def scenario() -> None:
+        big = await client(env, "new-session", "-s", "sz", cols=80, rows=24)
+        await big.see(lambda s: s[0].startswith("$"), "the prompt in the big client")
+        small = await client(env, "attach", "-t", "sz", cols=60, rows=15)
+        await small.see(lambda s: s[0].startswith("$") and "[sz]" in s[-1], "the small one")
+        assert size() == "60x14\n"  # latest: the client that attached last, less its status
+        big.type(b"true\r")  # typing makes a client the latest
+        wait_until(lambda: size() == "80x23\n", what="the size of the client that typed")
+        ttys = {os.readlink(f"/proc/{outer.child.pid}/fd/0") for outer in (big, small)}
+        attached, tty = termhost(env, "display", "-p", "-t", "sz",
+                                 "#{session_attached} #{client_tty}").split()
+        assert attached == "2" and tty in ttys
+        termhost(env, "set", "-g", "window-size", "smallest")
+        assert size() == "60x14\n"
+        await big.see(lambda s: s[0][60:] == "·" * 20 and s[20] == "·" * 80,
+                      "dots right of and below the window in the big client")
+        termhost(env, "set", "-g", "window-size", "largest")
+        assert size() == "80x23\n"
+        await small.see(lambda s: "[sz]" in s[-1] and s[0].startswith("$"),
+                        "the top left of the window in the small client, the status below")
+        termhost(env, "resize-window", "-t", "sz", "-x", "50", "-y", "10")
+        assert size() == "50x10\n"
+        set_window_size(small.master, 70, 20)  # manual now: the clients do not change it
+        wait_until(lambda: termhost(env, "display", "-p", "-t", "sz", "#{pane_width}")
+                   == "50\n", what="the size to stay")
+        termhost(env, "set", "-g", "window-size", "latest")
+        wait_until(lambda: size() in ("80x23\n", "70x19\n"), what="the clients' size again")
+        bad = subprocess.run([sys.executable, "-m", "termhost", "resize-window", "-x", "0"],
+                             env=env, capture_output=True, text=True, timeout=30)
+        assert (bad.returncode, bad.stderr) == (1, "width 0 is invalid\n")
+        for outer in (big, small):
+            await outer.detach()
+
+    asyncio.run(scenario())
