@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         path = paths.socket_path(args.socket_name, args.socket_path)
-        return client.run([args.verb, *args.arguments], path)
+        return client.run([args.verb, *args.arguments], path, args.config)
     except (paths.SocketError, client.ClientError) as error:
         sys.stderr.write(f"termhost: {error}\n")
         return EXIT_FAILURE

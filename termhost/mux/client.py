@@ -39,7 +39,9 @@ from termhost.mux.protocol import (
 
 __all__ = ["STARTS_SERVER", "ClientError", "run"]
 
-STARTS_SERVER = frozenset({"new-session", "new", "start-server", "start"})
+STARTS_SERVER = frozenset({
+    "new-session", "new", "start-server", "start", "list-keys", "lsk", "source-file", "source",
+})
 _START_TIMEOUT = 10.0
 
 
@@ -47,7 +49,7 @@ class ClientError(Exception):
     """Something between the client and the server failed; one line for the user."""
 
 
-def run(argv: Sequence[str], path: Path) -> int:
+def run(argv: Sequence[str], path: Path, config: str | None = None) -> int:
     """Run `argv` on the server at `path`; its output is written out, its status returned."""
     attaching = _attaches(argv)
     if attaching and not os.isatty(sys.stdin.fileno()):
@@ -59,7 +61,7 @@ def run(argv: Sequence[str], path: Path) -> int:
     except (FileNotFoundError, ConnectionRefusedError):
         if argv[0] not in STARTS_SERVER:
             raise ClientError(f"no server running on {path}") from None
-        sock = _start_server(path)
+        sock = _start_server(path, config)
     with sock:
         if attaching:
             return _attached(sock, argv)
@@ -92,8 +94,9 @@ def _connect(path: Path) -> socket.socket:
     return sock
 
 
-def _start_server(path: Path) -> socket.socket:
-    """Start a server for `path` unless another command just did; return a connection."""
+def _start_server(path: Path, config: str | None) -> socket.socket:
+    """Start a server for `path` (running the tmux commands in the file `config` first)
+    unless another command just did; return a connection."""
     if path.parent == socket_dir():
         ensure_socket_dir(path.parent)
     lock_path = path.with_name(path.name + ".lock")
@@ -109,10 +112,13 @@ def _start_server(path: Path) -> socket.socket:
         from termhost.process import Command, Setup  # only a starting client pays for it
         from termhost.process.direct import spawn_direct
 
+        options = ["--config", os.path.abspath(config)] if config else []
+
         try:
             # Direct spawn: a new session and no parent-death signal, the server outlives us.
             spawn_direct(
-                Command(sys.executable, ["-m", "termhost.mux.server", "--socket", str(path)],
+                Command(sys.executable, ["-m", "termhost.mux.server", "--socket", str(path),
+                                         *options],
                         env=dict(os.environ), stdin=null, stdout=log, stderr=log),
                 Setup.PIPE,
             ).close()

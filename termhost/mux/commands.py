@@ -8,6 +8,7 @@ Messages and exit statuses follow tmux: `can't find session: X` and 1, usage err
 
 from __future__ import annotations
 
+import dataclasses
 import getopt
 import os
 import socket
@@ -16,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from termhost.mux import bindings, config
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
@@ -54,6 +56,8 @@ class Context:
     """(cols, rows) of the client's terminal when it can attach."""
     tty: str = ""
     """The path of the client's terminal, if it has one."""
+    depth: int = 0
+    """How many source-file commands this one runs inside (a file sourcing itself ends)."""
     session: Session | None = None
     """The session of the attached client that asked (a key binding, the command
     prompt): a verb given no -t targets it, as tmux targets the client's session."""
@@ -426,6 +430,49 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
         window.zoom(not window.zoomed)
         context.server.refresh(session)
     return Result()
+
+
+@command("start-server")
+async def start_server(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Nothing more than starting the server (with its -f file); it stays only if that
+    made a session, as tmux's."""
+    return Result()
+
+
+_SOURCE_DEPTH = 50
+"""Files sourced inside each other at most, as tmux's limit."""
+
+
+@command("source-file")
+async def source_file(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Each file's tmux commands, every one run; errors as FILE:LINE: message."""
+    if not args:
+        raise CommandError(f"usage: source-file {VERBS['source-file'].usage}")
+    if context.depth >= _SOURCE_DEPTH:
+        raise CommandError("too many nested files")
+    inner = dataclasses.replace(context, depth=context.depth + 1)
+
+    async def run(argv: Sequence[str]) -> tuple[int, str, str]:
+        result = await run_command(inner, argv)
+        return result.status, result.stdout, result.stderr
+
+    output, errors = "", []
+    for path in args:
+        path = os.path.join(context.cwd, path) if context.cwd else path
+        printed, failed = await config.source(path, run, quiet="q" in flags)
+        output += printed
+        errors += failed
+    return Result(stdout=output, stderr="".join(e + "\n" for e in errors), status=int(bool(errors)))
+
+
+@command("list-keys")
+async def list_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The prefix table (the only one so far) as tmux prints it."""
+    table = flags.get("T", "prefix")
+    if table != "prefix":
+        raise CommandError(f"table {table} doesn't exist")
+    lines = bindings.list_keys(notes="N" in flags)
+    return Result(stdout="".join(line + "\n" for line in lines))
 
 
 @command("resize-window")

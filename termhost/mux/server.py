@@ -62,6 +62,22 @@ class Server:
         self.clients: list[AttachedClient] = []
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
+        self._commands_running = 0
+        self.config_errors = ""
+        """What the -f file's commands said went wrong: told to the first client."""
+
+    async def load_config(self, path: str) -> None:
+        """The -f file's tmux commands, run as the starting client's (whose environment
+        and directory the server inherited)."""
+        context = Context(self, dict(os.environ), os.getcwd())
+        result = await run_command(context, ["source-file", path])
+        self.config_errors = result.stderr
+
+    def _exit_if_empty(self) -> None:
+        """With no session left and nothing under way, the server ends (tmux's
+        exit-empty): after a command that made none, as start-server or list-keys."""
+        if not self.sessions and not self.clients and not self._commands_running:
+            self._done.set()
 
     def _next(self, kind: str) -> int:
         value = self._ids[kind]
@@ -347,7 +363,14 @@ class Server:
             elif frame.type is FrameType.RESIZE:
                 context.size = decode_size(frame.payload)
             elif frame.type is FrameType.COMMAND:
-                result = await run_command(context, decode_argv(frame.payload))
+                self._commands_running += 1
+                try:
+                    result = await run_command(context, decode_argv(frame.payload))
+                finally:
+                    self._commands_running -= 1
+                if self.config_errors and result.attach is None:
+                    result.stderr = self.config_errors + result.stderr
+                    self.config_errors = ""
                 if result.attach is not None and not result.stderr:
                     await self._attached(result.attach, context, frames, writer)
                     return
@@ -357,6 +380,7 @@ class Server:
                     writer.write(encode_frame(FrameType.STDERR, result.stderr.encode()))
                 writer.write(encode_frame(FrameType.EXIT, encode_exit(result.status)))
                 await writer.drain()
+                self._exit_if_empty()
                 return
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")
@@ -383,6 +407,9 @@ class Server:
 
         client = AttachedClient(self, session, send, Size(rows=rows, columns=cols))
         client.tty = context.tty
+        if self.config_errors:  # the first client to see the server is told
+            client.show_message(self.config_errors.splitlines()[0])
+            self.config_errors = ""
         self.clients.append(client)
         self.client_active(client)
 
@@ -426,6 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The server process: bind the socket, serve until the last session ends."""
     parser = argparse.ArgumentParser(prog="termhost-server")
     parser.add_argument("--socket", required=True, type=Path)
+    parser.add_argument("--config", help="a file of tmux commands to run first (-f)")
     args = parser.parse_args(argv)
     try:
         listener = bind_server_socket(args.socket)
@@ -434,7 +462,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
     async def run() -> None:
-        await Server(args.socket, listener).serve()
+        server = Server(args.socket, listener)
+        if args.config:
+            await server.load_config(args.config)
+        await server.serve()
 
     asyncio.run(run())
     return 0

@@ -383,7 +383,7 @@ class AttachedClient:
         try:
             argv = shlex.split(line)
         except ValueError as error:
-            self._show(f"parse error: {error}")
+            self.show_message(f"parse error: {error}")
             return
         if argv:
             self._run(*argv)
@@ -426,11 +426,12 @@ class AttachedClient:
             result = await run_command(context, list(argv))
             output = result.stderr if result.status else result.stdout
             if output.strip():
-                self._show(output.strip().splitlines()[0])
+                self.show_message(output.strip().splitlines()[0])
 
         self._spawn(run())  # which redraws the client once the command is done
 
-    def _show(self, message: str) -> None:
+    def show_message(self, message: str) -> None:
+        """`message` in the status line for DISPLAY_TIME, as tmux's display-message."""
         self._message = message
         asyncio.get_running_loop().call_later(DISPLAY_TIME, self._clear_message, message)
         self.app.invalidate()

@@ -376,3 +376,47 @@ def test_remain_on_exit_keeps_a_dead_pane_until_it_is_killed(termhost: Termhost)
     termhost("kill-session", "-t", "keep")
     wait_until(lambda: termhost("has", "-t", "keep", check=False).returncode == 1,
                what="the session with a dead pane to be killed")
+
+
+def test_a_tmux_config_runs_at_start_and_its_errors_name_file_and_line(
+    termhost: Termhost, tmp_path: Path
+) -> None:
+    config = tmp_path / "tmux.conf"
+    config.write_text(
+        "# comments and blank lines are skipped\n\n"
+        "set -g history-limit 77\n"
+        "set -g base-index 1 ; set -g nosuch 3\n"
+        "bind r source-file ~/.tmux.conf\n"
+        "new-session -d -s fromconf \\\n"
+        "   -x 50 'sleep 100'\n"
+    )
+    started = termhost("-f", str(config), "start-server", check=False)
+    assert started.returncode == 0  # the errors are reported, the rest still loads
+    assert started.stderr == (f"{config}:4: invalid option: nosuch\n"
+                              f"{config}:5: unknown command: bind\n")
+    assert termhost("ls", "-F", "#{session_name} #{window_index} #{window_width}").stdout == (
+        "fromconf 1 50\n"
+    )
+    assert termhost("show", "-gv", "history-limit").stdout == "77\n"
+    # source-file on a running server: the same rules, and the status says it failed
+    extra = tmp_path / "extra.conf"
+    extra.write_text('set -g history-limit 5\nrename-session -t fromconf "re named"\nfoo "x\n')
+    sourced = termhost("source", str(extra), check=False)
+    assert (sourced.returncode, sourced.stderr) == (
+        1, f"{extra}:3: syntax error: No closing quotation\n")
+    assert termhost("ls", "-F", "#{session_name}").stdout == "re named\n"
+    none = tmp_path / "none"
+    missing = termhost("source-file", str(none), check=False)
+    assert (missing.returncode, missing.stderr) == (1, f"{none}: No such file or directory\n")
+    assert termhost("source-file", "-q", str(none)).returncode == 0
+    loop = tmp_path / "loop.conf"
+    loop.write_text(f"source-file {loop}\n")
+    assert "too many nested files" in termhost("source", str(loop), check=False).stderr
+
+
+def test_start_server_and_list_keys_leave_no_server_behind(termhost: Termhost) -> None:
+    assert termhost("start-server").returncode == 0
+    keys = termhost("list-keys").stdout.splitlines()
+    assert "bind-key    -T prefix %     split-window -h" in keys
+    assert "C-b ?     List key bindings" in termhost("lsk", "-N").stdout.splitlines()
+    assert termhost("ls", check=False).stderr.startswith("termhost: no server running on ")

@@ -1,0 +1,84 @@
+"""The default key table: what each key after the prefix does, as a tmux command.
+
+The attached client (termhost/ui/app.py) carries out these bindings; this table is what
+`list-keys` and `C-b ?` show, in tmux's `bind-key -T prefix KEY COMMAND` form, so a tmux
+user reads them as in tmux. tests/ui/test_attach.py holds the two to the same keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PREFIX_KEY", "PREFIX_TABLE", "Binding", "list_keys"]
+
+PREFIX_KEY = "C-b"
+
+
+@dataclass(frozen=True)
+class Binding:
+    key: str
+    """tmux's name of the key pressed after the prefix."""
+    command: str
+    """What it does, as the tmux command line that does the same."""
+    note: str
+    """tmux's note for it (`list-keys -N`, `C-b ?`)."""
+
+
+PREFIX_TABLE: tuple[Binding, ...] = (
+    Binding("C-b", "send-prefix",
+            "Send the prefix key"),
+    Binding('"', "split-window",
+            "Split window vertically"),
+    Binding("$", 'command-prompt -I "#S" { rename-session "%%" }',
+            "Rename current session"),
+    Binding("%", "split-window -h",
+            "Split window horizontally"),
+    Binding("&", 'confirm-before -p "kill-window #W? (y/n)" kill-window',
+            "Kill current window"),
+    Binding(",", 'command-prompt -I "#W" { rename-window "%%" }',
+            "Rename current window"),
+    *(Binding(digit, f"select-window -t :={digit}", f"Select window {digit}")
+      for digit in "0123456789"),
+    Binding(":", "command-prompt",
+            "Prompt for a command"),
+    Binding("?", "list-keys -N",
+            "List key bindings"),
+    Binding("c", "new-window",
+            "Create a new window"),
+    Binding("d", "detach-client",
+            "Detach the current client"),
+    Binding("l", "last-window",
+            "Select the previously current window"),
+    Binding("n", "next-window",
+            "Select the next window"),
+    Binding("o", "select-pane -t :.+",
+            "Select the next pane"),
+    Binding("p", "previous-window",
+            "Select the previous window"),
+    Binding("x", 'confirm-before -p "kill-pane #P? (y/n)" kill-pane',
+            "Kill the active pane"),
+    Binding("z", "resize-pane -Z",
+            "Zoom the active pane"),
+    Binding("Up", "select-pane -U",
+            "Select the pane above the active pane"),
+    Binding("Down", "select-pane -D",
+            "Select the pane below the active pane"),
+    Binding("Left", "select-pane -L",
+            "Select the pane to the left of the active pane"),
+    Binding("Right", "select-pane -R",
+            "Select the pane to the right of the active pane"),
+)
+
+
+def list_keys(*, notes: bool = False) -> list[str]:
+    """The table as tmux's list-keys prints it, columns aligned, one binding a line:
+    as `bind-key` commands, or (`notes`, list-keys -N) the keys with their notes."""
+    width = max(len(binding.key) for binding in PREFIX_TABLE)
+    if notes:
+        return [
+            f"{PREFIX_KEY} {binding.key.ljust(width)} {binding.note}" for binding in PREFIX_TABLE
+        ]
+    return [
+        f"bind-key    -T prefix {binding.key.ljust(width)} {binding.command}"
+        for binding in PREFIX_TABLE
+    ]

@@ -1,0 +1,71 @@
+"""tmux command files: `-f FILE` at server start, and `source-file`.
+
+A file of tmux commands, one per line, as tmux reads ~/.tmux.conf: `#` starts a comment,
+a line ending in `\\` goes on on the next one, and `;` as a word of its own (`\\;` in a
+shell) separates commands on one line. Every command runs, whatever the ones before gave:
+an error is reported as `FILE:LINE: message` and the rest of the file still loads, so an
+existing tmux configuration with commands termhost does not have yet mostly works.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+__all__ = ["Line", "parse", "source"]
+
+Line = tuple[int, list[str]]
+"""(line number, argv) of one command."""
+
+RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
+"""Runs one command line: (status, stdout, stderr)."""
+
+
+def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
+    """The commands of a file and its syntax errors, each with its line number."""
+    commands: list[Line] = []
+    errors: list[tuple[int, str]] = []
+    pending, start = "", 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not pending:
+            start = number
+        if raw.endswith("\\") and not raw.endswith("\\\\"):
+            pending += raw[:-1]
+            continue
+        line, pending = pending + raw, ""
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as error:
+            errors.append((start, f"syntax error: {error}"))
+            continue
+        argv: list[str] = []
+        for word in [*words, ";"]:
+            if word == ";" or (word.endswith(";") and not word.endswith("\\;")):
+                if word != ";":
+                    argv.append(word[:-1])
+                if argv:
+                    commands.append((start, argv))
+                argv = []
+            else:
+                argv.append(word)
+    return commands, errors
+
+
+async def source(path: str, run: RunCommand, *, quiet: bool = False) -> tuple[str, list[str]]:
+    """Run the commands of the file at `path`: (their output, the errors, one line each
+    as `PATH:LINE: message`). `quiet`: a missing file is no error (source-file -q)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+    except FileNotFoundError:
+        return "", [] if quiet else [f"{path}: No such file or directory"]
+    except OSError as error:
+        return "", [f"{path}: {error.strerror or error}"]
+    commands, errors = parse(text)
+    output: list[str] = []
+    for number, argv in commands:
+        status, stdout, stderr = await run(argv)
+        output.append(stdout)
+        if status:
+            errors.append((number, stderr.strip().splitlines()[0] if stderr.strip() else "error"))
+    return "".join(output), [f"{path}:{number}: {message}" for number, message in sorted(errors)]
