@@ -40,7 +40,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.styles import Style
 
-from termhost.mux import model
+from termhost.mux import bindings, model
 from termhost.mux.commands import Context, run_command
 from termhost.mux.layout import Cell
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
@@ -48,6 +48,7 @@ from termhost.mux.pane import Pane
 from termhost.terminal.keys import KeyModes, encode_key, encode_paste
 from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.prompt import Prompt, ask, confirm
+from termhost.ui.viewer import TextView
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
@@ -154,6 +155,8 @@ class AttachedClient:
         self.size = size
         self.tty = ""
         """The client's terminal (#{client_tty})."""
+        self._view: TextView | None = None
+        """Shown in place of the window while open (C-b ?)."""
         self.detach_reason = f"detached (from session {session.name})"
         self._detaching = False
         self._input_cm = create_pipe_input()
@@ -277,6 +280,9 @@ class AttachedClient:
         self._last_paint = asyncio.get_running_loop().time()
         self._output_at_paint = self._visible_output()
         window = self.session.active_window
+        if self._view is not None:  # the view covers the panes
+            self.painter.paint([], None)
+            return
         # A window larger than this client (window-size largest, resize-window) shows
         # its top left part, as in tmux.
         cols, rows = self.size.columns, self.size.rows - 1
@@ -312,7 +318,9 @@ class AttachedClient:
             window.layout.width <= self.size.columns
             and window.layout.height <= self.size.rows - 1
         )
-        if window is not None and fits:
+        if self._view is not None:
+            body = Window(FormattedTextControl(self._view_text), style="class:view")
+        elif window is not None and fits:
             body = self._cell(window.visible_cells()[0] if window.zoomed else window.layout)
             # A window smaller than this client (window-size smallest): dots outside it.
             if window.layout.width < self.size.columns:
@@ -335,6 +343,15 @@ class AttachedClient:
             return VSplit(children, padding=1, padding_char="│", padding_style="class:border")
         return HSplit(children, padding=1, padding_char="─", padding_style="class:border")
 
+    def _view_text(self) -> StyleAndTextTuples:
+        assert self._view is not None
+        rows = self._view.rows(self.size.columns, self.size.rows - 1)
+        return [("", "\n".join(rows))]
+
+    def _open_view(self, lines: list[str]) -> None:
+        self._view = TextView(lines)
+        self.relayout()
+
     def _status(self) -> StyleAndTextTuples:
         if self._prompt is not None:
             return [("class:status.prompt", self._prompt.line.ljust(self.size.columns))]
@@ -352,31 +369,46 @@ class AttachedClient:
     # --- keys ----------------------------------------------------------------------
 
     def _prefix_table(self) -> dict[str, Callable[[], None]]:
-        """tmux's default prefix bindings (key name -> action)."""
-        return {
-            "d": self.detach,
-            PREFIX: lambda: self._active().write(b"\x02"),
-            "%": lambda: self._split(horizontal=True),
-            '"': lambda: self._split(horizontal=False),
-            "o": self._next_pane,
-            "c": lambda: self._spawn(
+        """tmux's default prefix bindings (key name -> action), from the table that
+        list-keys shows (mux/bindings.py): each binding's command is carried out here."""
+        actions: dict[str, Callable[[], None]] = {
+            "send-prefix": lambda: self._active().write(b"\x02"),
+            "split-window": lambda: self._split(horizontal=False),
+            "split-window -h": lambda: self._split(horizontal=True),
+            "command-prompt": lambda: self._open(Prompt(":", "", self._command_line)),
+            "list-keys -N": lambda: self._open_view(bindings.list_keys(notes=True)),
+            "new-window": lambda: self._spawn(
                 self.server.new_window(self.session, [], self._env(), None, None, select=True)
             ),
-            "n": lambda: self._step_window(1),
-            "p": lambda: self._step_window(-1),
-            "l": lambda: self._select_window(self.session.last),
-            "Left": lambda: self._select_neighbour(LEFT),
-            "Right": lambda: self._select_neighbour(RIGHT),
-            "Up": lambda: self._select_neighbour(UP),
-            "Down": lambda: self._select_neighbour(DOWN),
-            **{digit: self._window_at(int(digit)) for digit in "0123456789"},
-            "x": self._confirm_kill_pane,
-            "&": self._confirm_kill_window,
-            ",": self._ask_window_name,
-            "$": self._ask_session_name,
-            ":": lambda: self._open(Prompt(":", "", self._command_line)),
-            "z": lambda: self._run("resize-pane", "-Z"),
+            "detach-client": self.detach,
+            "last-window": lambda: self._select_window(self.session.last),
+            "next-window": lambda: self._step_window(1),
+            "previous-window": lambda: self._step_window(-1),
+            "select-pane -t :.+": self._next_pane,
+            "resize-pane -Z": lambda: self._run("resize-pane", "-Z"),
+            "select-pane -U": lambda: self._select_neighbour(UP),
+            "select-pane -D": lambda: self._select_neighbour(DOWN),
+            "select-pane -L": lambda: self._select_neighbour(LEFT),
+            "select-pane -R": lambda: self._select_neighbour(RIGHT),
         }
+        table: dict[str, Callable[[], None]] = {}
+        for binding in bindings.PREFIX_TABLE:
+            command = binding.command
+            if command.startswith("select-window -t :="):
+                table[binding.key] = self._window_at(int(command.rsplit("=", 1)[1]))
+            elif command.startswith("confirm-before"):
+                kill_window = command.endswith("kill-window")
+                table[binding.key] = (
+                    self._confirm_kill_window if kill_window else self._confirm_kill_pane
+                )
+            elif command.startswith("command-prompt -I"):
+                session = "rename-session" in command
+                table[binding.key] = (
+                    self._ask_session_name if session else self._ask_window_name
+                )
+            else:
+                table[binding.key] = actions[command]
+        return table
 
     def _command_line(self, line: str) -> None:
         """C-b : runs any verb, with the current session as the default target."""
@@ -450,6 +482,12 @@ class AttachedClient:
             pane.write(encode_paste(press.data, _modes(pane)))
             return
         name = _key_name(press)
+        if self._view is not None:
+            if self._view.key(name, self.size.rows - 1):
+                self._view = None
+                self.relayout()
+            self.app.invalidate()
+            return
         if self._prompt is not None:
             if self._prompt.key(name):
                 self._prompt = None

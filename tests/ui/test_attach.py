@@ -416,3 +416,28 @@ def test_window_size_follows_the_latest_smallest_or_largest_client(
             await outer.detach()
 
     asyncio.run(scenario())
+
+
+def test_prefix_question_mark_lists_the_keys_and_q_closes_the_list(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "keys", cols=80, rows=12)
+        await outer.see(lambda s: s[0].startswith("$"), "the prompt")
+        outer.type(b"echo under\r")
+        await outer.see(lambda s: s[1] == "under", "the command's output")
+        outer.type(b"\x02?")
+        listed = termhost(env, "list-keys", "-N").splitlines()
+        last = len(listed) - 11  # 11 rows above the status line
+        await outer.see(lambda s: s[0].startswith(listed[0]) and s[0].endswith(f"[0/{last}]")
+                        and s[10] == listed[10], "the first 11 bindings, the position")
+        outer.type(b"j")
+        await outer.see(lambda s: s[0].startswith(listed[1]) and s[0].endswith(f"[1/{last}]"),
+                        "one line further")
+        outer.type(b"G")
+        await outer.see(lambda s: s[10] == listed[-1], "the last binding at the bottom")
+        outer.type(b"x")  # no binding in the view: nothing reaches the pane either
+        outer.type(b"q")
+        await outer.see(lambda s: s[:2] == ["$ echo under", "under"] and s[2] == "$",
+                        "the pane again, untouched")
+        await outer.detach()
+
+    asyncio.run(scenario())
