@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from termhost.mux import bindings, config
+from termhost.mux import bindings, config, layout
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
@@ -423,13 +423,67 @@ async def kill_window(context: Context, flags: dict[str, str], args: list[str]) 
 
 @command("resize-pane")
 async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """-Z toggles the zoom of the target pane (made active), as tmux; sizes are to come."""
+    """-Z toggles the zoom of the target pane (made active); -x/-y give its cell a size,
+    -L/-R/-U/-D move a border of it by `adjustment` (1), as tmux's layout arithmetic."""
     session, window, pane = find_pane(context.server, flags.get("t"))
+    if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
+        raise CommandError(f"adjustment {' '.join(args)} is invalid")
     if "Z" in flags:
         window.select(pane)
         window.zoom(not window.zoomed)
         context.server.refresh(session)
+        return Result()
+    width = _size(flags["x"], "width") if "x" in flags else None
+    height = _size(flags["y"], "height") if "y" in flags else None
+    directions = [d for d in "LRUD" if d in flags]
+    if width is None and height is None and not directions:
+        return Result()
+    window.zoom(False)
+    if width is not None or height is not None:
+        layout.resize_pane_to(window.layout, pane, width=width, height=height)
+    for direction in directions:
+        layout.resize_pane(window.layout, pane, direction=direction,  # type: ignore[arg-type]
+                           amount=int(args[0]) if args else 1)
+    window.fit_panes()
+    context.server.refresh(session)
     return Result()
+
+
+@command("select-layout")
+async def select_layout(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A preset (a unique prefix will do), or with -n/-p the next/previous one."""
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    if len(args) > 1:
+        raise CommandError(f"usage: select-layout {VERBS['select-layout'].usage}")
+    try:
+        if "n" in flags:
+            preset = layout.next_layout(window.preset)
+        elif "p" in flags:
+            preset = _previous_layout(window.preset)
+        elif args:
+            preset = layout.find_preset(args[0])
+        else:
+            preset = window.preset or layout.PRESETS[0]  # tmux re-applies the last
+    except LayoutError as error:
+        raise CommandError(str(error)) from None
+    window.arrange(preset)
+    context.server.refresh(session)
+    return Result()
+
+
+def _previous_layout(preset: str | None) -> str:
+    presets = layout.PRESETS
+    return presets[(presets.index(preset) - 1) % len(presets)] if preset else presets[-1]
+
+
+@command("next-layout")
+async def next_layout(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    return await select_layout(context, {**flags, "n": ""}, [])
+
+
+@command("previous-layout")
+async def previous_layout(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    return await select_layout(context, {**flags, "p": ""}, [])
 
 
 @command("start-server")

@@ -5,8 +5,8 @@ column (children stacked, `-v`), children separated by one-cell borders. The num
 follow tmux 3.3's layout.c and layout-set.c: splitting a cell of size N gives the new
 cell (N - 1) / 2 unless a size or percentage is asked for, and the other N - 1 - that;
 a split in the direction of the parent adds a sibling instead of nesting; a closed
-cell's space (and its border) goes to the next sibling, or the previous one if it was
-last, and a container left with one child is replaced by it. Sizes change as tmux's
+cell's space (and its border) goes to the previous sibling, or the next one if it was
+first, and a container left with one child is replaced by it. Sizes change as tmux's
 layout_resize_adjust deals them out (one cell to each child in turn), which window
 resizes, resize-pane and the select-layout presets all go through. The tests hold
 these against figures read from a real tmux (tests/mux/test_layout_presets.py asks a
@@ -172,7 +172,7 @@ def close(root: Cell[P], pane: P) -> Cell[P] | None:
     origin = (root.x, root.y)
     index = parent.children.index(leaf)
     parent.children.remove(leaf)
-    neighbour = parent.children[index] if index < len(parent.children) else parent.children[-1]
+    neighbour = parent.children[index - 1] if index > 0 else parent.children[0]
     horizontal = parent.kind == "row"
     _adjust(neighbour, _size(leaf, horizontal) + 1, horizontal=horizontal)
     if len(parent.children) == 1:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from termhost.mux import layout
 from termhost.mux.layout import Cell
 from termhost.mux.pane import Pane
 
@@ -30,6 +31,18 @@ class Window:
     last: Pane | None = None
     zoomed: bool = False
     """The active pane fills the window (C-b z, resize-pane -Z); the layout is kept."""
+    preset: str | None = None
+    """The select-layout preset last applied, where next-layout (C-b Space) goes on from."""
+
+    def arrange(self, preset: str) -> None:
+        """select-layout: the panes rearranged as `preset`, at the window's size."""
+        width, height = self.layout.width, self.layout.height
+        self.layout = layout.select_layout(self.layout, preset)
+        layout.resize(self.layout, width, height)  # a too small window: back to its size
+        self.layout.place(self.layout.x, self.layout.y)
+        self.preset = preset
+        self.zoomed = False
+        self.fit_panes()
 
     @property
     def panes(self) -> list[Pane]:

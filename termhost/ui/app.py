@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import functools
 import shlex
 import socket
 import time
@@ -71,6 +72,8 @@ _SPECIAL_KEYS = {
     Keys.Up: "Up", Keys.Down: "Down", Keys.Left: "Left", Keys.Right: "Right",
     Keys.Home: "Home", Keys.End: "End", Keys.PageUp: "PageUp", Keys.PageDown: "PageDown",
     Keys.Insert: "IC", Keys.Delete: "DC", Keys.BackTab: "BTab",
+    Keys.ControlUp: "C-Up", Keys.ControlDown: "C-Down", Keys.ControlLeft: "C-Left",
+    Keys.ControlRight: "C-Right",
     **{getattr(Keys, f"F{n}"): f"F{n}" for n in range(1, 13)},
 }
 STYLE = Style.from_dict({
@@ -390,6 +393,9 @@ class AttachedClient:
             "select-pane -D": lambda: self._select_neighbour(DOWN),
             "select-pane -L": lambda: self._select_neighbour(LEFT),
             "select-pane -R": lambda: self._select_neighbour(RIGHT),
+            "next-layout": lambda: self._run("next-layout"),
+            **{f"resize-pane -{d}": functools.partial(self._run, "resize-pane", f"-{d}")
+               for d in "UDLR"},
         }
         table: dict[str, Callable[[], None]] = {}
         for binding in bindings.PREFIX_TABLE:
@@ -495,7 +501,7 @@ class AttachedClient:
             return
         if self._prefixed:
             self._prefixed = False
-            action = self._prefix_table().get(name)
+            action = self._prefix_table().get("Space" if name == " " else name)
             if action is not None:
                 action()
             return  # tmux ignores an unbound key after the prefix

@@ -295,10 +295,22 @@ SPLIT_STEPS = [
     ["select-pane", "-t", ":0.0"], ["split-window", "-v", "-b"], ["select-pane", "-L"],
     ["split-window", "-h", "-d", "-l", "50%"], ["kill-pane", "-t", ":0.0"],
 ]
+LAYOUT_STEPS = [
+    ["split-window", "-h"], ["split-window", "-v"], ["split-window", "-h"],
+    ["select-layout", "tiled"], ["resize-pane", "-L", "3"], ["resize-pane", "-x", "20"],
+    ["resize-pane", "-t", ":0.1", "-D", "2"], ["resize-pane", "-U"], ["select-layout", "-n"],
+    ["next-layout"], ["previous-layout"], ["select-layout", "main-vertical"],
+    ["resize-pane", "-t", ":0.2", "-y", "5"], ["select-layout", "even-h"],
+    ["kill-pane", "-t", ":0.1"], ["resize-pane", "-R", "7"], ["select-layout", "-p"],
+    ["select-layout", "main-horizontal"], ["split-window", "-h"], ["kill-pane", "-t", ":0.0"],
+]
 PANES = "#{pane_index} #{pane_left},#{pane_top} #{pane_width}x#{pane_height} #{pane_active}"
 
 
-def test_splits_and_pane_selection_match_tmux(termhost: Termhost) -> None:
+@pytest.mark.parametrize("steps", [SPLIT_STEPS, LAYOUT_STEPS], ids=["splits", "layouts"])
+def test_splits_layouts_and_pane_selection_match_tmux(
+    termhost: Termhost, steps: list[list[str]]
+) -> None:
     tmux = ["tmux", "-L", f"termhost-split-{os.getpid()}", "-f", "/dev/null"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
 
@@ -309,7 +321,7 @@ def test_splits_and_pane_selection_match_tmux(termhost: Termhost) -> None:
     in_tmux("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 100")
     termhost("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 100")
     try:
-        for step in SPLIT_STEPS:
+        for step in steps:
             command = [*step, "sleep 100"] if step[0] == "split-window" else step
             in_tmux(*_targeted(command))
             termhost(*_targeted(command))
@@ -416,7 +428,8 @@ def test_a_tmux_config_runs_at_start_and_its_errors_name_file_and_line(
 
 def test_start_server_and_list_keys_leave_no_server_behind(termhost: Termhost) -> None:
     assert termhost("start-server").returncode == 0
-    keys = termhost("list-keys").stdout.splitlines()
-    assert "bind-key    -T prefix %     split-window -h" in keys
-    assert "C-b ?     List key bindings" in termhost("lsk", "-N").stdout.splitlines()
+    keys = [line.split() for line in termhost("list-keys").stdout.splitlines()]
+    assert ["bind-key", "-T", "prefix", "%", "split-window", "-h"] in keys
+    notes = [line.split(None, 2) for line in termhost("lsk", "-N").stdout.splitlines()]
+    assert ["C-b", "?", "List key bindings"] in notes
     assert termhost("ls", check=False).stderr.startswith("termhost: no server running on ")

@@ -18,7 +18,12 @@ from tests.conftest import DEADLINE, eventually, wait_until
 
 
 class Outer:
-    """The terminal the client runs in: a PTY whose output our emulator draws."""
+    """The terminal the client runs in: a PTY whose output our emulator draws.
+
+    Its output is read whenever the test's event loop runs, as a real terminal reads
+    all the time: a client whose terminal is not read blocks writing to it and stops
+    taking keys, which a test waiting on something else would take for a bug.
+    """
 
     def __init__(self, child: Child, master: int, cols: int, rows: int) -> None:
         self.child, self.master = child, master
@@ -26,25 +31,36 @@ class Outer:
         self.raw = bytearray()
         """Every byte the client wrote, in order."""
         os.set_blocking(master, False)
+        asyncio.get_running_loop().add_reader(master, self._read)
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""  # the client is gone: what it wrote is all there is
+            if not data:
+                asyncio.get_running_loop().remove_reader(self.master)
+                return
+            self.raw += data
+            self.terminal.feed(data)
+
+    def close(self) -> None:
+        asyncio.get_running_loop().remove_reader(self.master)
+        os.close(self.master)
 
     async def see(self, condition: Callable[[list[str]], bool], what: str) -> list[str]:
         deadline = time.monotonic() + DEADLINE
         while True:
-            try:
-                data = os.read(self.master, 65536)
-                self.raw += data
-                self.terminal.feed(data)
-                continue
-            except BlockingIOError:
-                pass
-            except OSError:
-                pass  # the client is gone: what it wrote is all there is
+            self._read()
             screen = [line.rstrip() for line in self.terminal.display]
             if condition(screen):
                 return screen
             if time.monotonic() > deadline:
                 pytest.fail(f"never saw {what}; the screen was:\n" + "\n".join(screen))
-            await asyncio.sleep(0.01)  # polling the PTY with a deadline
+            await asyncio.sleep(0.01)  # polling the condition with a deadline
 
     def type(self, data: bytes) -> None:
         os.write(self.master, data)
@@ -53,7 +69,7 @@ class Outer:
         """C-b d: the client must exit 0; its PTY is closed."""
         self.type(b"\x02d")
         assert (await asyncio.wait_for(self.child.wait(), DEADLINE)).code == 0
-        os.close(self.master)
+        self.close()
 
 
 @pytest.fixture
@@ -92,14 +108,14 @@ def test_type_split_detach_and_attach_again(env: dict[str, str]) -> None:
         await outer.see(lambda s: "[detached (from session work)]" in "\n".join(s),
                         "the detach message")
         assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
-        os.close(outer.master)
+        outer.close()
         assert termhost(env, "ls", "-F", "#{session_name}") == "work\n"
 
         again = await client(env, "attach", "-t", "work")
         await again.see(lambda s: "hi" in s[1] and "│" in s[0], "the same panes again")
         again.type(b"\x02d")
         assert (await asyncio.wait_for(again.child.wait(), DEADLINE)).code == 0
-        os.close(again.master)
+        again.close()
 
     asyncio.run(scenario())
 
@@ -121,7 +137,7 @@ def test_resizing_the_outer_terminal_reaches_the_pane(env: dict[str, str]) -> No
         await outer.see(lambda s: any(line == "29 100" for line in s), "the new size")
         outer.type(b"\x02d")
         await asyncio.wait_for(outer.child.wait(), DEADLINE)
-        os.close(outer.master)
+        outer.close()
 
     asyncio.run(scenario())
 
@@ -146,7 +162,7 @@ def test_a_killed_server_ends_the_client_and_restores_its_terminal(env: dict[str
                         "the client's message")
         assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 1
         assert not outer.terminal.screen.alternate_screen  # the terminal was restored
-        os.close(outer.master)
+        outer.close()
 
     asyncio.run(scenario())
 
@@ -438,6 +454,34 @@ def test_prefix_question_mark_lists_the_keys_and_q_closes_the_list(env: dict[str
         outer.type(b"q")
         await outer.see(lambda s: s[:2] == ["$ echo under", "under"] and s[2] == "$",
                         "the pane again, untouched")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
+def test_prefix_space_cycles_layouts_and_prefix_ctrl_arrows_resize(env: dict[str, str]) -> None:
+    def widths() -> str:
+        return termhost(env, "list-panes", "-t", "lay", "-F", "#{pane_width}x#{pane_height}")
+
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "lay", cols=80, rows=25)
+
+        async def until(expected: str, what: str) -> None:
+            # Through see(): the client's output must be read while waiting, or the
+            # client blocks writing to its terminal and stops taking keys.
+            await outer.see(lambda _: widths() == expected, what)
+
+        await outer.see(lambda s: "[lay]" in s[-1], "the status bar")
+        outer.type(b"\x02%")
+        await outer.see(lambda _: widths().count("\n") == 2, "two panes")
+        outer.type(b'\x02"')
+        await outer.see(lambda _: widths().count("\n") == 3, "three panes")
+        outer.type(b"\x02 ")  # C-b Space: the first preset, even-horizontal
+        await until("26x24\n26x24\n26x24\n", "even-horizontal")
+        outer.type(b"\x02 ")  # then even-vertical (figures from tmux 3.3a)
+        await until("80x7\n80x7\n80x8\n", "even-vertical")
+        outer.type(b"\x02\x1b[1;5A")  # C-b C-Up: the active (last) pane grows a row up
+        await until("80x7\n80x6\n80x9\n", "a row more (tmux)")
         await outer.detach()
 
     asyncio.run(scenario())
