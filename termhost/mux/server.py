@@ -43,12 +43,16 @@ from termhost.mux.protocol import (
     encode_hello,
     version_mismatch,
 )
+from termhost.mux.verbs import lookup
 
 if TYPE_CHECKING:
     from termhost.ui.app import AttachedClient
 
 __all__ = ["Server", "main"]
 _HANDSHAKE_TIMEOUT = 10.0
+
+
+_MAY_LEAVE_EMPTY = frozenset({"start-server", "list-keys", "source-file"})
 
 
 class Server:
@@ -73,10 +77,13 @@ class Server:
         result = await run_command(context, ["source-file", path])
         self.config_errors = result.stderr
 
-    def _exit_if_empty(self) -> None:
-        """With no session left and nothing under way, the server ends (tmux's
-        exit-empty): after a command that made none, as start-server or list-keys."""
-        if not self.sessions and not self.clients and not self._commands_running:
+    def _exit_if_empty(self, verb: str) -> None:
+        """tmux's exit-empty: after a command that may start a server without making a
+        session (start-server, list-keys, source-file), a server left with no session
+        and no other command under way ends. Other commands (has-session while a
+        new-session starts the server) never end it: its sessions are on their way."""
+        empty = not self.sessions and not self.clients and not self._commands_running
+        if empty and verb in _MAY_LEAVE_EMPTY:
             self._done.set()
 
     def _next(self, kind: str) -> int:
@@ -364,8 +371,9 @@ class Server:
                 context.size = decode_size(frame.payload)
             elif frame.type is FrameType.COMMAND:
                 self._commands_running += 1
+                argv = decode_argv(frame.payload)
                 try:
-                    result = await run_command(context, decode_argv(frame.payload))
+                    result = await run_command(context, argv)
                 finally:
                     self._commands_running -= 1
                 if self.config_errors and result.attach is None:
@@ -380,7 +388,8 @@ class Server:
                     writer.write(encode_frame(FrameType.STDERR, result.stderr.encode()))
                 writer.write(encode_frame(FrameType.EXIT, encode_exit(result.status)))
                 await writer.drain()
-                self._exit_if_empty()
+                verb = lookup(argv[0]) if argv else None
+                self._exit_if_empty(verb.name if verb is not None else "")
                 return
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")
