@@ -7,6 +7,7 @@ usage error of the command line itself, never a traceback.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -65,3 +66,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         sys.stderr.write(f"termhost: {error.strerror or error}\n")
         return EXIT_FAILURE
+    except KeyboardInterrupt:  # C-c on a command that waits (wait-for): no traceback
+        return 128 + signal.SIGINT

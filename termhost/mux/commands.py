@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from termhost.mux import bindings, config, layout
+from termhost.mux.channels import Channel
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
@@ -517,6 +518,25 @@ async def source_file(context: Context, flags: dict[str, str], args: list[str]) 
         output += printed
         errors += failed
     return Result(stdout=output, stderr="".join(e + "\n" for e in errors), status=int(bool(errors)))
+
+
+@command("wait-for")
+async def wait_for(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """tmux's channels: wait until `-S` signals one (a signal nobody waits for is kept
+    for the next wait), or `-L` lock and `-U` unlock it."""
+    if len(args) != 1 or len(flags) > 1:
+        raise CommandError(f"usage: wait-for {VERBS['wait-for'].usage}")
+    channel = context.server.channels.setdefault(args[0], Channel())
+    if "S" in flags:
+        channel.signal()
+    elif "L" in flags:
+        await channel.lock()
+    elif "U" in flags:
+        if not channel.unlock():
+            raise CommandError(f"channel {args[0]} not locked")
+    else:
+        await channel.wait()
+    return Result()
 
 
 @command("list-keys")

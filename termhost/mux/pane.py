@@ -24,9 +24,11 @@ __all__ = ["Pane"]
 
 _READ_SIZE = 65536
 _ACTIVE_POINT = 0
-_READS_PER_TURN = 4
-"""Reads before yielding to the loop, so one flooding pane cannot starve the others:
-at most PENDING_LIMIT bytes, one flush's worth."""
+_TURN_BYTES = 65536
+"""Bytes read before yielding to the loop, so that one flooding pane cannot starve the
+others: one flush's worth (PENDING_LIMIT). A PTY gives about 4 KiB a read, so this is a
+budget in bytes, not in reads: a turn costs its emulation, not its overhead, and each
+hop of a keystroke's echo in another pane waits for one turn at most."""
 
 
 class Pane:
@@ -173,7 +175,8 @@ class Pane:
         self.terminal.feed(notice.encode())
 
     def _readable(self) -> None:
-        for _ in range(_READS_PER_TURN):
+        taken = 0
+        while taken < _TURN_BYTES:
             try:
                 data = os.read(self.master, _READ_SIZE)
             except BlockingIOError:
@@ -186,6 +189,7 @@ class Pane:
                 self._close()
                 return
             self.output_bytes += len(data)
+            taken += len(data)
             self.terminal.feed(data)
         self.terminal.catch_up()
         if self.on_output is not None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from termhost.mux import layout
+from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, run_command
 from termhost.mux.layout import Cell
 from termhost.mux.model import Session, Window
@@ -67,6 +68,8 @@ class Server:
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
         self._commands_running = 0
+        self.channels: dict[str, Channel] = {}
+        """wait-for's channels, by name."""
         self.config_errors = ""
         """What the -f file's commands said went wrong: told to the first client."""
 
@@ -116,14 +119,17 @@ class Server:
             if session is None or client.session is session:
                 client.detach()
 
-    def refresh(self, session: Session, *, layout_changed: bool = True) -> None:
-        """Redraw the clients attached to `session`: all of it, or only the panes."""
+    def refresh(
+        self, session: Session, *, layout_changed: bool = True, pane: Pane | None = None
+    ) -> None:
+        """Redraw the clients attached to `session`: all of it, or only the panes (after
+        output of `pane`)."""
         for client in self.clients:
             if client.session is session:
                 if layout_changed:
                     client.relayout()
                 else:
-                    client.refresh()
+                    client.refresh(pane)
 
     def resize_session(self, session: Session, cols: int, rows: int) -> None:
         """Every window's layout and every pane (TIOCSWINSZ) to cols x rows."""
@@ -213,7 +219,7 @@ class Server:
     def _watch(self, session: Session, window: Window, pane: Pane) -> None:
         """Wire a new pane: its end re-cuts the window, its output redraws the clients."""
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda _: self.refresh(session, layout_changed=False)
+        pane.on_output = lambda wrote: self.refresh(session, layout_changed=False, pane=wrote)
 
     async def split_window(
         self,

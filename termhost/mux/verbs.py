@@ -33,6 +33,7 @@ VERBS = {
         Verb("kill-session", (), "t:", "[-t target-session]"),
         Verb("kill-server", (), "", ""),
         Verb("start-server", ("start",), "", ""),
+        Verb("wait-for", ("wait",), "LSU", "[-L | -S | -U] channel"),
         Verb("source-file", ("source",), "q", "[-q] path ..."),
         Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table]"),
         Verb("send-keys", ("send",), "lt:", "[-l] [-t target-pane] key ..."),

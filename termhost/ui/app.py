@@ -186,9 +186,9 @@ class AttachedClient:
         self.painter = Painter(self._output, self._cursor_left_at)
         self.app.after_render += self._after_render
         self._drawn = False  # prompt_toolkit drew its first frame
-        self._paint_handle: asyncio.Handle | None = None
+        self._paint_handle: asyncio.TimerHandle | None = None
         self._last_paint = 0.0
-        self._output_at_paint = 0
+        self._output_at_paint: dict[Pane, int] = {}
 
     # --- the server's side ------------------------------------------------------------
 
@@ -238,27 +238,36 @@ class AttachedClient:
         self.relayout()  # the window may fit it differently now
         self.app._on_resize()
 
-    def refresh(self) -> None:
-        """A pane wrote something: paint the panes. Interactive output (less than
-        INTERACTIVE_BYTES since the last paint: an echo, a prompt) is painted in this
-        turn of the loop; more waits for the next frame slot, so that a flood costs at
-        most FRAME_RATE paints a second. Requests made meanwhile share the paint."""
-        if self._paint_handle is not None or not self._drawn:
-            return  # a paint is due anyway (the first frame paints everything)
+    def refresh(self, pane: Pane | None = None) -> None:
+        """`pane` (or some pane) wrote something: paint the panes. Interactive output
+        (less than INTERACTIVE_BYTES since the last paint: an echo, a prompt) is painted
+        in this turn of the loop; more waits for the next frame slot, so that a flood
+        costs at most FRAME_RATE paints a second. An echo in one pane does not wait for
+        the frame slot of a flood in another. Requests made meanwhile share the paint."""
+        if not self._drawn:
+            return  # the first frame paints everything
+        if pane is not None and pane not in self._visible_panes():
+            return  # in another window: nothing to show
         loop = asyncio.get_running_loop()
+        interactive = self._output_since_paint(pane) < INTERACTIVE_BYTES
+        if self._paint_handle is not None:
+            if not interactive or self._paint_handle.when() <= loop.time():
+                return  # a paint is due anyway
+            self._paint_handle.cancel()  # the flood's frame comes now, with the echo
         wait = self._last_paint + 1 / FRAME_RATE - loop.time()
-        if wait > 0 and self._output_since_paint() >= INTERACTIVE_BYTES:
-            self._paint_handle = loop.call_later(wait, self._paint)
+        if wait > 0 and not interactive:
+            self._paint_handle = loop.call_at(loop.time() + wait, self._paint)
         else:
-            self._paint_handle = loop.call_soon(self._paint)
+            self._paint_handle = loop.call_at(loop.time(), self._paint)
 
-    def _output_since_paint(self) -> int:
-        return self._visible_output() - self._output_at_paint
+    def _output_since_paint(self, pane: Pane | None) -> int:
+        """What `pane` (every visible pane when None) wrote since the last paint."""
+        if pane is None:
+            return sum(self._output_since_paint(p) for p in self._visible_panes())
+        return pane.output_bytes - self._output_at_paint.get(pane, 0)
 
-    def _visible_output(self) -> int:
-        if not self.session.windows:
-            return 0
-        return sum(pane.output_bytes for pane in self.session.active_window.panes)
+    def _visible_panes(self) -> list[Pane]:
+        return self.session.active_window.panes if self.session.windows else []
 
     def relayout(self) -> None:
         """Panes or windows came or went: rebuild the layout, then redraw everything."""
@@ -281,7 +290,7 @@ class AttachedClient:
         if self._detaching or not self.app.is_running or not self.session.windows:
             return
         self._last_paint = asyncio.get_running_loop().time()
-        self._output_at_paint = self._visible_output()
+        self._output_at_paint = {pane: pane.output_bytes for pane in self._visible_panes()}
         window = self.session.active_window
         if self._view is not None:  # the view covers the panes
             self.painter.paint([], None)

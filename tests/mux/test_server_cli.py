@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -433,3 +434,23 @@ def test_start_server_and_list_keys_leave_no_server_behind(termhost: Termhost) -
     notes = [line.split(None, 2) for line in termhost("lsk", "-N").stdout.splitlines()]
     assert ["C-b", "?", "List key bindings"] in notes
     assert termhost("ls", check=False).stderr.startswith("termhost: no server running on ")
+
+
+def test_wait_for_signals_and_locks_between_scripts(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "w", "sleep 100")
+    # A pane's command signals the script waiting for it, as with tmux.
+    signal_done = f"{shlex.quote(sys.executable)} -m termhost wait-for -S built"
+    termhost("new-window", "-t", "w", f"echo building; {signal_done}; sleep 100")
+    termhost("wait-for", "built")  # returns once the pane has signalled
+    termhost("wait-for", "-S", "early")  # nobody waits: kept for the next one
+    termhost("wait-for", "early")
+    termhost("wait-for", "-L", "lock")
+    second = subprocess.Popen([sys.executable, "-m", "termhost", "wait-for", "-L", "lock"],
+                              env=termhost.env)
+    with pytest.raises(subprocess.TimeoutExpired):
+        second.wait(timeout=0.5)  # held by the first: it must still be waiting
+    termhost("wait-for", "-U", "lock")
+    assert second.wait(timeout=30) == 0  # it has the lock now
+    termhost("wait-for", "-U", "lock")
+    bad = termhost("wait-for", "-U", "lock", check=False)
+    assert (bad.returncode, bad.stderr) == (1, "channel lock not locked\n")
