@@ -235,9 +235,15 @@ def _greeting() -> bytes:
         + encode_frame(FrameType.CWD, os.fsencode(os.getcwd()))
     )
     try:
-        return frames + encode_frame(FrameType.TTY, os.fsencode(os.ttyname(0)))
+        tty = os.ttyname(0)
     except OSError:
         return frames  # stdin is not a terminal
+    frames += encode_frame(FrameType.TTY, os.fsencode(tty))
+    try:
+        same = os.path.samefile(tty, f"/proc/self/fd/{sys.stdout.fileno()}")
+    except (OSError, ValueError):
+        same = False
+    return frames + encode_frame(FrameType.TTY_OUTPUT, b"") if same else frames
 
 
 def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:

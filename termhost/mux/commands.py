@@ -57,6 +57,8 @@ class Context:
     """(cols, rows) of the client's terminal when it can attach."""
     tty: str = ""
     """The path of the client's terminal, if it has one."""
+    tty_output: bool = False
+    """The client's stdout is that terminal: an attached client's output may go there."""
     depth: int = 0
     """How many source-file commands this one runs inside (a file sourcing itself ends)."""
     session: Session | None = None

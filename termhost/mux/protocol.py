@@ -83,6 +83,9 @@ class FrameType(enum.IntEnum):
     TTY = 13
     """Client to server, before COMMAND: the path of the client's terminal, if it has one
     (#{client_tty} of an attached client)."""
+    TTY_OUTPUT = 14
+    """Client to server, after TTY: its stdout is that terminal, so the server may write
+    an attached client's output there itself rather than in OUTPUT frames."""
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from termhost.mux.protocol import (
     encode_hello,
     version_mismatch,
 )
+from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
 
 if TYPE_CHECKING:
@@ -373,6 +374,8 @@ class Server:
                 context.cwd = os.fsdecode(frame.payload) or None
             elif frame.type is FrameType.TTY:
                 context.tty = os.fsdecode(frame.payload)
+            elif frame.type is FrameType.TTY_OUTPUT:
+                context.tty_output = True
             elif frame.type is FrameType.RESIZE:
                 context.size = decode_size(frame.payload)
             elif frame.type is FrameType.COMMAND:
@@ -416,10 +419,13 @@ class Server:
         assert context.size is not None
         cols, rows = context.size
 
-        def send(data: bytes) -> None:
+        def relay(data: bytes) -> None:
             if not writer.is_closing():
                 writer.write(encode_frame(FrameType.OUTPUT, data))
 
+        fd = open_tty(context.tty) if context.tty_output else None
+        direct = TtyOutput(fd, relay) if fd is not None else None
+        send = direct.write if direct is not None else relay
         client = AttachedClient(self, session, send, Size(rows=rows, columns=cols))
         client.tty = context.tty
         if self.config_errors:  # the first client to see the server is told
@@ -428,7 +434,7 @@ class Server:
         self.clients.append(client)
         self.client_active(client)
 
-        async def relay() -> None:
+        async def take_frames() -> None:
             try:
                 async for frame in frames:
                     if frame.type is FrameType.INPUT:
@@ -443,11 +449,13 @@ class Server:
             finally:
                 client.detach("lost")  # the connection ended, or sent garbage
 
-        reading = asyncio.ensure_future(relay())
+        reading = asyncio.ensure_future(take_frames())
         try:
             await client.run()
         finally:
             reading.cancel()
+            if direct is not None:
+                direct.close()  # before DETACH: the client prints the rest in order
             self.clients.remove(client)
             self.fit_session(client.session)
         writer.write(encode_frame(FrameType.DETACH, client.detach_reason.encode()))

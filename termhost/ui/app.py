@@ -57,6 +57,8 @@ if TYPE_CHECKING:
 __all__ = ["AttachedClient"]
 
 PREFIX = "C-b"
+_PREFIX_TYPED = "\x02"
+"""What the terminal sends for the prefix key."""
 FRAME_RATE = 60
 """Pane paints per second at most: a flood costs 60 paints a second, not one per read."""
 ESCAPE_TIME = 0.01
@@ -212,6 +214,10 @@ class AttachedClient:
         and dispatched now. Not through the Application's input and key processor: a
         loop turn and about 0.35 ms per key, where tmux takes 0.4 ms in all."""
         text = self._decoder.decode(data)
+        if self._typing_only(text):
+            # Plain typing: the parser would hand the pane these very bytes, key by key.
+            self._active().write(text.encode("utf-8", "surrogateescape"))
+            return
         if "\x1b" in text:  # maybe the start of a sequence: a lone ESC is a key later
             if self._escape_timer is not None:
                 self._escape_timer.cancel()
@@ -219,6 +225,21 @@ class AttachedClient:
             self._escape_timer = loop.call_later(ESCAPE_TIME, self._flush_keys)
         self._keys.feed(text)
         self._process_keys()
+
+    def _typing_only(self, text: str) -> bool:
+        """Keys that all go to the active pane as they are: no escape sequence, no
+        prefix, nothing half parsed, no prompt or view open."""
+        return (
+            bool(text)
+            and "\x1b" not in text
+            and _PREFIX_TYPED not in text
+            and not self._prefixed
+            and self._prompt is None
+            and self._view is None
+            and self._escape_timer is None
+            and not self._pressed
+            and bool(self.session.windows)
+        )
 
     def _flush_keys(self) -> None:
         self._escape_timer = None
@@ -255,7 +276,9 @@ class AttachedClient:
                 return  # a paint is due anyway
             self._paint_handle.cancel()  # the flood's frame comes now, with the echo
         wait = self._last_paint + 1 / FRAME_RATE - loop.time()
-        if wait > 0 and not interactive:
+        if interactive and pane is not None:
+            self._paint()  # an echo: now, not a loop turn later
+        elif wait > 0 and not interactive:
             self._paint_handle = loop.call_at(loop.time() + wait, self._paint)
         else:
             self._paint_handle = loop.call_at(loop.time(), self._paint)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
 import subprocess
 import sys
 import time
@@ -485,3 +486,36 @@ def test_prefix_space_cycles_layouts_and_prefix_ctrl_arrows_resize(env: dict[str
         await outer.detach()
 
     asyncio.run(scenario())
+
+
+def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
+    env: dict[str, str],
+) -> None:
+    # The server writes straight to a client's terminal only when the client's stdout is
+    # that terminal; here it is a pipe, so every byte must come through the client.
+    termhost(env, "new-session", "-d", "-s", "piped", "-x", "60", "-y", "10",
+             "echo through-the-relay; exec cat")
+    master, slave = os.openpty()
+    set_window_size(slave, 60, 11)
+    client_process = subprocess.Popen(
+        [sys.executable, "-m", "termhost", "attach", "-t", "piped"], env=env,
+        stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(slave)
+    try:
+        assert client_process.stdout is not None
+        seen = bytearray()
+        deadline = time.monotonic() + DEADLINE
+        pipe = client_process.stdout.fileno()
+        while b"[piped]" not in seen or b"through-the-relay" not in seen:
+            left = deadline - time.monotonic()
+            assert left > 0, f"never saw the session in the pipe: {bytes(seen)!r}"
+            if select.select([pipe], [], [], left)[0]:
+                seen += os.read(pipe, 65536)
+        os.write(master, b"\x02d")
+        out, _ = client_process.communicate(timeout=DEADLINE)
+        assert client_process.returncode == 0
+        assert b"[detached (from session piped)]" in out
+    finally:
+        if client_process.poll() is None:
+            client_process.kill()
+        os.close(master)
