@@ -149,6 +149,8 @@ class Pane:
 
     def kill(self) -> None:
         """End the pane as tmux does: SIGHUP to its process group, then close the PTY."""
+        if self.killed:
+            return  # it went with the first kill
         if self.exit_status is None:
             try:
                 signal_process_group(self.child.pid, signal.SIGHUP)
