@@ -691,6 +691,12 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
     return Result()
 
 
+@command("set-window-option")
+async def set_window_option(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """setw: as set-option (every option is global for now), as tmux 3 allows."""
+    return await set_option(context, flags, args)
+
+
 @command("show-options")
 async def show_options(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     if len(args) > 1:

@@ -60,6 +60,7 @@ VERBS = {
         Verb("resize-window", ("resizew",), "aADLRt:Ux:y:",
              "[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]"),
         Verb("set-option", ("set",), "gu", "[-gu] option [value]"),
+        Verb("set-window-option", ("setw",), "gu", "[-gu] option [value]"),
         Verb("show-options", ("show",), "gv", "[-gv] [option]"),
     )
 }

@@ -365,7 +365,7 @@ def test_remain_on_exit_keeps_a_dead_pane_until_it_is_killed(termhost: Termhost)
         return termhost("list-panes", "-t", "keep", "-F", fmt).stdout
 
     termhost("new-session", "-d", "-s", "keep", "-x", "60", "-y", "6", "sleep 100")
-    termhost("set", "-g", "remain-on-exit", "on")
+    termhost("setw", "-g", "remain-on-exit", "on")  # a window option in tmux: setw works
     termhost("split-window", "-t", "keep", "echo bye; exit 3")
     wait_until(lambda: "Pane is dead (status 3, " in termhost.screen("keep:0.1"),
                what="tmux's notice on the dead pane")
