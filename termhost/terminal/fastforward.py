@@ -262,8 +262,10 @@ class _Renderer:
         # Plain ASCII in one colour (a log): a row per line, unless it wraps.
         columns = self.columns
         attr_id = intern_attributes(self.attrs)
-        if attr_id == _DEFAULT_ID and len(row_counts) == sum(row_counts):
-            return [line.rstrip(" ") for line in lines]
+        if attr_id == _DEFAULT_ID:
+            if len(row_counts) == sum(row_counts):
+                return [line.rstrip(" ") for line in lines]
+            return _wrapped_plain_rows(lines, columns)
         rows: list[str | DeferredRow] = []
         for line in lines:
             if len(line) > columns:
@@ -510,6 +512,20 @@ def _sgr_cache(default: Cell, link: str) -> SgrCache:
             _SGR_CACHES.clear()
         cache = _SGR_CACHES[(default, link)] = {}
     return cache
+
+
+def _wrapped_plain_rows(lines: list[str], columns: int) -> list[str | DeferredRow]:
+    """The rows of plain ASCII lines in the default colours, some wider than the screen
+    (a log in a split pane): each cut every `columns`, all rows but its last wrapped."""
+    rows: list[str | DeferredRow] = []
+    for line in lines:
+        if len(line) <= columns:
+            rows.append(line.rstrip(" "))
+            continue
+        last = (len(line) - 1) // columns * columns
+        rows.extend(_WRAPPED + line[x : x + columns].rstrip(" ") for x in range(0, last, columns))
+        rows.append(line[last:].rstrip(" "))
+    return rows
 
 
 def _visible_widths(lines: list[str]) -> list[int] | None:

@@ -136,3 +136,21 @@ def test_a_catch_up_holds_back_an_incomplete_line_and_a_look_shows_it() -> None:
     assert replies == []
     t.catch_up()
     assert replies == [b"\x1b[4;1R"] and t._held == ""
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.text(alphabet="ab ", max_size=50), min_size=1, max_size=60),
+    size=st.tuples(st.integers(1, 24), st.integers(2, 8)),
+)
+def test_a_plain_log_wider_than_the_screen_equals_the_full_feed(
+    lines: list[str], size: tuple[int, int]
+) -> None:
+    """Plain lines that wrap (a log in a split pane), spaces at the cuts included."""
+    fast = Terminal(*size, history_limit=50)
+    full = Terminal(*size, history_limit=50)
+    full.fast_path = False
+    data = (f"\x1b[{size[1]};1H" + "".join(line + "\r\n" for line in lines)).encode()
+    for t in (fast, full):
+        t.feed(data)
+    assert state(fast) == state(full)
