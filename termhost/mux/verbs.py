@@ -6,13 +6,14 @@ verb, or say it is unknown, without importing the server's side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["VERBS", "Verb", "lookup"]
 
 
-@dataclass(frozen=True)
-class Verb:
+class Verb(NamedTuple):
+    """A NamedTuple, not a dataclass, for the CLI's start-up (see protocol.Frame)."""
+
     name: str
     aliases: tuple[str, ...]
     flags: str
