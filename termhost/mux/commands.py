@@ -438,14 +438,15 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
         return Result()
     width = _size(flags["x"], "width") if "x" in flags else None
     height = _size(flags["y"], "height") if "y" in flags else None
-    directions = [d for d in "LRUD" if d in flags]
+    every: tuple[layout.Direction, ...] = ("L", "R", "U", "D")
+    directions = [d for d in every if d in flags]
     if width is None and height is None and not directions:
         return Result()
     window.zoom(False)
     if width is not None or height is not None:
         layout.resize_pane_to(window.layout, pane, width=width, height=height)
     for direction in directions:
-        layout.resize_pane(window.layout, pane, direction=direction,  # type: ignore[arg-type]
+        layout.resize_pane(window.layout, pane, direction=direction,
                            amount=int(args[0]) if args else 1)
     window.fit_panes()
     context.server.refresh(session)

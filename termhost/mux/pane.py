@@ -1,9 +1,11 @@
 """A pane: a process on a PTY, and the terminal that emulates what it writes.
 
-The server's event loop reads the PTY master (non-blocking, as much as there is), feeds
-the terminal, and flushes it once the master is drained, so device-query answers go back
-promptly and a flood is emulated in large batches. The process is watched through its
-pidfd; its exit (or the PTY's end) closes the pane.
+The server's event loop reads the PTY master (non-blocking, up to _TURN_BYTES a turn),
+feeds the terminal, and has it catch up once the master is drained, so device-query
+answers go back promptly and a flood is emulated in large batches. Input the program does
+not take yet waits here, never in the event loop. The process is watched through its
+pidfd: once it has ended and the PTY is drained the owner is told (`on_close`), and the
+pane goes, or stays marked dead (remain-on-exit, the server's choice).
 """
 
 from __future__ import annotations
