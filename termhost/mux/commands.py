@@ -578,6 +578,20 @@ async def resize_window(context: Context, flags: dict[str, str], args: list[str]
     return Result()
 
 
+@command("respawn-pane")
+async def respawn_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A dead pane (remain-on-exit) runs its command again, or `command`; -k kills a
+    live one first, as tmux's."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    if not pane.dead and "k" not in flags:
+        where = f"{session.name}:{window.index}.{window.panes.index(pane)}"
+        raise CommandError(f"respawn pane failed: pane {where} still active")
+    cwd = flags.get("c") or context.cwd
+    await context.server.respawn_pane(
+        session, window, pane, args, context.server.environ_of(session), cwd)
+    return Result()
+
+
 @command("kill-pane")
 async def kill_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     _, _, pane = find_pane(context.server, flags.get("t"))

@@ -269,15 +269,20 @@ class Server:
         cwd: str | None,
         cols: int,
         rows: int,
+        *,
+        again: Pane | None = None,
     ) -> Pane:
-        """A pane running `args` (one string: through `sh -c`; none: the user's shell)."""
+        """A pane running `args` (one string: through `sh -c`; none: the user's shell,
+        or what `again` ran, keeping its id: respawn-pane)."""
         if len(args) == 1:
             argv = ["/bin/sh", "-c", args[0]]
         elif args:
             argv = list(args)
+        elif again is not None:
+            argv = list(again.argv)
         else:
             argv = [self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"]
-        pane_id = self._next("pane")
+        pane_id = again.id if again is not None else self._next("pane")
         env = {
             **env,
             "TERM": self.options.get("default-terminal"),
@@ -288,6 +293,28 @@ class Server:
             pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
             history_limit=self.options.number("history-limit"),
         )
+
+    async def respawn_pane(
+        self, session: Session, window: Window, pane: Pane, args: Sequence[str],
+        env: dict[str, str], cwd: str | None,
+    ) -> Pane:
+        """respawn-pane: a new process in `pane`'s place (its id, its cell), the old one
+        killed if it still runs; with no `args`, what it ran before."""
+        cell = window.layout.find(pane)
+        new = await self._start_pane(session, args, env, cwd, cell.width, cell.height,
+                                     again=pane)
+        pane.on_close = None  # replaced, not closed: its cell stays
+        pane.kill()
+        cell = window.layout.find(pane)  # the layout may have changed meanwhile
+        cell.pane = new
+        if window.active is pane:
+            window.active = new
+        if window.last is pane:
+            window.last = new
+        self._watch(session, window, new)
+        window.fit_panes()
+        self.refresh(session)
+        return new
 
     def rename_session(self, session: Session, name: str) -> None:
         del self.sessions[session.name]

@@ -374,6 +374,17 @@ def test_remain_on_exit_keeps_a_dead_pane_until_it_is_killed(termhost: Termhost)
     assert kept[0] == "bye" and kept[-1].startswith("Pane is dead (status 3, ")
     assert panes() == "0:0::\n1:1:3:\n"
     assert termhost("display", "-p", "-t", "keep:0.1", "#{pane_dead}").stdout == "1\n"
+    # respawn-pane: the dead pane runs again, in its place, with its id
+    pane_id = termhost("display", "-p", "-t", "keep:0.1", "#{pane_id}").stdout
+    termhost("respawn-pane", "-t", "keep:0.1", "echo again; sleep 100")
+    wait_until(lambda: "again" in termhost.screen("keep:0.1"), what="the respawned command")
+    assert panes() == "0:0::\n1:0::\n"
+    assert termhost("display", "-p", "-t", "keep:0.1", "#{pane_id}").stdout == pane_id
+    live = termhost("respawn-pane", "-t", "keep:0.1", check=False)
+    assert (live.returncode, live.stderr) == (
+        1, "respawn pane failed: pane keep:0.1 still active\n")
+    termhost("respawn-pane", "-k", "-t", "keep:0.1", "echo bye; exit 3")  # kills, then runs
+    wait_until(lambda: panes() == "0:0::\n1:1:3:\n", what="the respawned pane to die again")
     termhost("kill-pane", "-t", "keep:0.1")
     wait_until(lambda: panes() == "0:0::\n", what="the killed dead pane to go")
     # failed: a pane that ends well goes, one killed by a signal stays
