@@ -1,15 +1,17 @@
 """The default key table: what each key after the prefix does, as a tmux command.
 
-The attached client (termhost/ui/app.py) carries out these bindings; this table is what
-`list-keys` and `C-b ?` show, in tmux's `bind-key -T prefix KEY COMMAND` form, so a tmux
+The attached client (termhost/ui/app.py) carries out these bindings, with bind-key and
+unbind-key applied (`KeyTable`, one per server); the table is what `list-keys` and
+`C-b ?` show, in tmux's `bind-key -T prefix KEY COMMAND` form, so a tmux
 user reads them as in tmux. tests/ui/test_attach.py holds the two to the same keys.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["PREFIX_KEY", "PREFIX_TABLE", "Binding", "list_keys"]
+__all__ = ["PREFIX_KEY", "PREFIX_TABLE", "Binding", "KeyTable"]
 
 PREFIX_KEY = "C-b"
 
@@ -80,15 +82,32 @@ PREFIX_TABLE: tuple[Binding, ...] = (
 )
 
 
-def list_keys(*, notes: bool = False) -> list[str]:
-    """The table as tmux's list-keys prints it, columns aligned, one binding a line:
-    as `bind-key` commands, or (`notes`, list-keys -N) the keys with their notes."""
-    width = max(len(binding.key) for binding in PREFIX_TABLE)
-    if notes:
+class KeyTable:
+    """The prefix key table of one server: the defaults, changed by bind-key and
+    unbind-key (from a config file or the command prompt), in the order list-keys shows."""
+
+    def __init__(self) -> None:
+        self._bindings = {binding.key: binding for binding in PREFIX_TABLE}
+
+    def __iter__(self) -> Iterator[Binding]:
+        return iter(self._bindings.values())
+
+    def bind(self, key: str, command: str, note: str = "") -> None:
+        self._bindings[key] = Binding(key, command, note or command)
+
+    def unbind(self, key: str) -> None:
+        self._bindings.pop(key, None)
+
+    def clear(self) -> None:
+        self._bindings.clear()
+
+    def list_keys(self, *, notes: bool = False) -> list[str]:
+        """As tmux's list-keys prints the table, columns aligned, one binding a line:
+        `bind-key` commands, or (`notes`, list-keys -N) the keys with their notes."""
+        width = max((len(binding.key) for binding in self), default=1)
+        if notes:
+            return [f"{PREFIX_KEY} {binding.key.ljust(width)} {binding.note}" for binding in self]
         return [
-            f"{PREFIX_KEY} {binding.key.ljust(width)} {binding.note}" for binding in PREFIX_TABLE
+            f"bind-key    -T prefix {binding.key.ljust(width)} {binding.command}"
+            for binding in self
         ]
-    return [
-        f"bind-key    -T prefix {binding.key.ljust(width)} {binding.command}"
-        for binding in PREFIX_TABLE
-    ]

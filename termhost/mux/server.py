@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from termhost.mux import layout
+from termhost.mux.bindings import KeyTable
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, run_command
 from termhost.mux.layout import Cell
@@ -69,6 +70,8 @@ class Server:
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
         self._commands_running = 0
+        self.key_table = KeyTable()
+        """The prefix bindings, as bind-key and unbind-key left them."""
         self.channels: dict[str, Channel] = {}
         """wait-for's channels, by name."""
         self.config_errors = ""

@@ -37,6 +37,8 @@ VERBS = {
         Verb("wait-for", ("wait",), "LSU", "[-L | -S | -U] channel"),
         Verb("source-file", ("source",), "q", "[-q] path ..."),
         Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table]"),
+        Verb("bind-key", ("bind",), "nrN:T:", "[-nr] [-N note] [-T key-table] key command"),
+        Verb("unbind-key", ("unbind",), "anqT:", "[-anq] [-T key-table] key"),
         Verb("send-keys", ("send",), "lt:", "[-l] [-t target-pane] key ..."),
         Verb("capture-pane", ("capturep",), "pt:S:E:JNe",
              "[-eJNp] [-S start-line] [-E end-line] [-t target-pane]"),

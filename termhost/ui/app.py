@@ -404,14 +404,16 @@ class AttachedClient:
     # --- keys ----------------------------------------------------------------------
 
     def _prefix_table(self) -> dict[str, Callable[[], None]]:
-        """tmux's default prefix bindings (key name -> action), from the table that
-        list-keys shows (mux/bindings.py): each binding's command is carried out here."""
+        """The prefix bindings (key name -> action), from the server's table that
+        list-keys shows (mux/bindings.py): the defaults' commands are carried out here,
+        the client's own way (prompts, views); any other runs as a tmux command."""
         actions: dict[str, Callable[[], None]] = {
             "send-prefix": lambda: self._active().write(b"\x02"),
             "split-window": lambda: self._split(horizontal=False),
             "split-window -h": lambda: self._split(horizontal=True),
             "command-prompt": lambda: self._open(Prompt(":", "", self._command_line)),
-            "list-keys -N": lambda: self._open_view(bindings.list_keys(notes=True)),
+            "list-keys -N": lambda: self._open_view(
+                self.server.key_table.list_keys(notes=True)),
             "new-window": lambda: self._spawn(
                 self.server.new_window(self.session, [], self._env(), None, None, select=True)
             ),
@@ -430,9 +432,14 @@ class AttachedClient:
                for d in "UDLR"},
         }
         table: dict[str, Callable[[], None]] = {}
-        for binding in bindings.PREFIX_TABLE:
+        defaults = {binding.command for binding in bindings.PREFIX_TABLE}
+        for binding in self.server.key_table:
             command = binding.command
-            if command.startswith("select-window -t :="):
+            if command in actions:
+                table[binding.key] = actions[command]
+            elif command not in defaults:  # bind-key's: run as the command prompt would
+                table[binding.key] = functools.partial(self._run, *shlex.split(command))
+            elif command.startswith("select-window -t :="):
                 table[binding.key] = self._window_at(int(command.rsplit("=", 1)[1]))
             elif command.startswith("confirm-before"):
                 kill_window = command.endswith("kill-window")
@@ -444,8 +451,6 @@ class AttachedClient:
                 table[binding.key] = (
                     self._ask_session_name if session else self._ask_window_name
                 )
-            else:
-                table[binding.key] = actions[command]
         return table
 
     def _command_line(self, line: str) -> None:

@@ -411,13 +411,14 @@ def test_a_tmux_config_runs_at_start_and_its_errors_name_file_and_line(
         "set -g history-limit 77\n"
         "set -g base-index 1 ; set -g nosuch 3\n"
         "bind r source-file ~/.tmux.conf\n"
+        "bind ab kill-server\n"
         "new-session -d -s fromconf \\\n"
         "   -x 50 'sleep 100'\n"
     )
     started = termhost("-f", str(config), "start-server", check=False)
     assert started.returncode == 0  # the errors are reported, the rest still loads
     assert started.stderr == (f"{config}:4: invalid option: nosuch\n"
-                              f"{config}:5: unknown command: bind\n")
+                              f"{config}:6: unknown key: ab\n")
     assert termhost("ls", "-F", "#{session_name} #{window_index} #{window_width}").stdout == (
         "fromconf 1 50\n"
     )
@@ -465,3 +466,30 @@ def test_wait_for_signals_and_locks_between_scripts(termhost: Termhost) -> None:
     termhost("wait-for", "-U", "lock")
     bad = termhost("wait-for", "-U", "lock", check=False)
     assert (bad.returncode, bad.stderr) == (1, "channel lock not locked\n")
+
+
+def test_bind_and_unbind_change_the_prefix_table(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "k", "sleep 100")
+
+    def keys() -> list[list[str]]:
+        return [line.split(None, 4) for line in termhost("list-keys").stdout.splitlines()]
+
+    termhost("bind-key", "|", "split-window", "-h")
+    termhost("bind", "-N", "Reload", "r", "source-file", "/tmp/my tmux.conf")
+    termhost("unbind", "%")
+    assert ["bind-key", "-T", "prefix", "|", "split-window -h"] in keys()
+    assert ["bind-key", "-T", "prefix", "r", "source-file '/tmp/my tmux.conf'"] in keys()
+    assert not any(line[3] == "%" for line in keys())
+    notes = [line.split(None, 2) for line in termhost("list-keys", "-N").stdout.splitlines()]
+    assert ["C-b", "r", "Reload"] in notes
+    errors = {
+        ("bind", "ab", "kill-server"): "unknown key: ab",
+        ("bind", "x", "frobnicate"): "unknown command: frobnicate",
+        ("bind", "-n", "x", "kill-server"): "key table root is not supported yet (only prefix)",
+        ("bind", "x"): "usage: bind-key [-nr] [-N note] [-T key-table] key command",
+    }
+    for args, message in errors.items():
+        done = termhost(*args, check=False)
+        assert (done.returncode, done.stderr) == (1, message + "\n"), args
+    termhost("unbind", "-a")
+    assert termhost("list-keys").stdout == ""

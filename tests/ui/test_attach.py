@@ -519,3 +519,21 @@ def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
         if client_process.poll() is None:
             client_process.kill()
         os.close(master)
+
+
+def test_keys_bound_with_bind_key_work_in_the_client(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "bound", cols=80, rows=24)
+        await outer.see(lambda s: "[bound] 0:sh*" in s[-1], "the status bar")
+        termhost(env, "bind", "|", "split-window", "-h")  # a default's command
+        termhost(env, "bind", "R", "rename-window", "renamed")  # any other tmux command
+        termhost(env, "unbind", "%")
+        outer.type(b"\x02%")  # unbound now: nothing happens
+        outer.type(b"\x02R")
+        await outer.see(lambda s: "[bound] 0:renamed*" in s[-1], "the window renamed")
+        assert termhost(env, "display", "-p", "-t", "bound", "#{window_panes}") == "1\n"
+        outer.type(b"\x02|")
+        await outer.see(lambda s: "│" in s[0], "two panes side by side")
+        await outer.detach()
+
+    asyncio.run(scenario())
