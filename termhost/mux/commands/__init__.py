@@ -1,0 +1,258 @@
+"""The tmux verbs the server runs, one small declared unit each (tmux's cmd-*.c).
+
+This module holds what every verb uses: the context of the client that asked, the
+result, target resolution (`find_session`, `find_pane`), the `#{...}` variables and
+`run_command`. The verbs live in a module per kind of object (sessions, windows, panes,
+layouts, keys, settings, scripts); verbs.py declares each one's name, aliases, getopt
+flags and usage. `run_command` parses the command line as tmux does (`getopt`), resolves
+the target, and returns what goes to the client's stdout and stderr and the exit status.
+Messages and exit statuses follow tmux: `can't find session: X` and 1, usage errors 1.
+"""
+
+from __future__ import annotations
+
+import getopt
+import os
+import socket
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from termhost.mux.model import Session, Window
+from termhost.mux.pane import Pane
+from termhost.mux.verbs import VERBS, lookup
+
+if TYPE_CHECKING:
+    from termhost.mux.server import Server
+
+__all__ = ["COMMANDS", "CommandError", "Result", "run_command"]
+
+
+class CommandError(Exception):
+    """A command failed; the message is the one line tmux would print."""
+
+
+@dataclass
+class Result:
+    stdout: str = ""
+    stderr: str = ""
+    status: int = 0
+    attach: Session | None = None
+    """The connection becomes a client attached to this session."""
+
+
+@dataclass
+class Context:
+    """Who asked: the client's environment and working directory."""
+
+    server: Server
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    size: tuple[int, int] | None = None
+    """(cols, rows) of the client's terminal when it can attach."""
+    tty: str = ""
+    """The path of the client's terminal, if it has one."""
+    tty_output: bool = False
+    """The client's stdout is that terminal: an attached client's output may go there."""
+    depth: int = 0
+    """How many source-file commands this one runs inside (a file sourcing itself ends)."""
+    session: Session | None = None
+    """The session of the attached client that asked (a key binding, the command
+    prompt): a verb given no -t targets it, as tmux targets the client's session."""
+
+
+Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
+
+COMMANDS: dict[str, Run] = {}
+"""Implementations by verb name; verbs.py declares each verb's flags and usage."""
+
+
+def command(name: str) -> Callable[[Run], Run]:
+    if name not in VERBS:
+        raise KeyError(f"{name} is not declared in verbs.py")
+
+    def register(run: Run) -> Run:
+        COMMANDS[name] = run
+        return run
+
+    return register
+
+
+async def run_command(context: Context, argv: Sequence[str]) -> Result:
+    """Run one command line; errors become a one-line message and status 1."""
+    if not argv:
+        return Result(stderr="no command given\n", status=1)
+    verb = lookup(argv[0])
+    if verb is None:
+        return Result(stderr=f"unknown command: {argv[0]}\n", status=1)
+    try:
+        options, arguments = getopt.getopt(list(argv[1:]), verb.flags)
+    except getopt.GetoptError as error:
+        return Result(stderr=f"{error.msg}\nusage: {verb.name} {verb.usage}\n", status=1)
+    try:
+        run = COMMANDS[verb.name]
+        flags = {flag[1]: value for flag, value in options}
+        if context.session is not None and "t" not in flags and "t:" in verb.flags:
+            flags["t"] = f"${context.session.id}"
+        return await run(context, flags, arguments)
+    except CommandError as error:
+        return Result(stderr=f"{error}\n", status=1)
+
+
+# --- targets and formats ---------------------------------------------------------------
+
+
+def find_session(server: Server, target: str | None) -> Session:
+    """`-t` as a session: `$ID`, `=NAME` (exact), NAME, or a unique NAME prefix."""
+    sessions = list(server.sessions.values())
+    if not sessions:
+        raise CommandError("no sessions")
+    if target is None or target == "":
+        return max(sessions, key=lambda s: s.created)
+    name = target.split(":", 1)[0]
+    if name.startswith("$") and name[1:].isdigit():
+        for session in sessions:
+            if session.id == int(name[1:]):
+                return session
+    elif name.startswith("="):
+        if name[1:] in server.sessions:
+            return server.sessions[name[1:]]
+    elif name in server.sessions:
+        return server.sessions[name]
+    else:
+        matches = [s for s in sessions if s.name.startswith(name)]
+        if len(matches) == 1:
+            return matches[0]
+    raise CommandError(f"can't find session: {name}")
+
+
+def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane]:
+    """`-t` as a pane: `%ID`, `@ID`, or SESSION[:WINDOW[.PANE]] (indexes or names)."""
+    if target and target[0] in "%@":
+        kind = "pane" if target[0] == "%" else "window"
+        for session in server.sessions.values():
+            for window in session.windows:
+                if target == f"@{window.id}":
+                    return session, window, window.active
+                for pane in window.panes:
+                    if target == pane.name:
+                        return session, window, pane
+        raise CommandError(f"can't find {kind}: {target}")
+    session = find_session(server, target)
+    window = session.active_window
+    pane = window.active
+    if target and ":" in target:
+        spec = target.split(":", 1)[1]
+        window_part, _, pane_part = spec.partition(".")
+        if window_part:
+            window = _find_window(session, window_part)
+            pane = window.active
+        if pane_part:
+            panes = window.panes
+            if pane_part.isdigit() and int(pane_part) < len(panes):
+                pane = panes[int(pane_part)]
+            else:
+                raise CommandError(f"can't find pane: {pane_part}")
+    return session, window, pane
+
+
+def _find_window(session: Session, spec: str) -> Window:
+    for window in session.windows:
+        if (spec.isdigit() and window.index == int(spec)) or window.name == spec:
+            return window
+    raise CommandError(f"can't find window: {spec}")
+
+
+def _dead_field(pane: Pane, field: str) -> str:
+    """#{pane_dead_status} / #{pane_dead_signal}: empty while alive or when not that way."""
+    value = getattr(pane.exit_status, field, None)
+    return "" if value is None else str(value)
+
+
+def variables(
+    session: Session,
+    window: Window | None = None,
+    server: Server | None = None,
+    pane: Pane | None = None,
+) -> dict[str, str]:
+    """The `#{...}` variables for a session, a window (the current) and a pane (its active)."""
+    window = window or session.active_window
+    pane = pane or window.active
+    cell = window.layout.find(pane)
+    screen = pane.terminal.screen
+    clients = server.clients if server is not None else []
+    attached = [client for client in clients if client.session is session]
+    host = socket.gethostname()
+    values = {
+        "session_name": session.name,
+        "session_id": f"${session.id}",
+        "session_windows": str(len(session.windows)),
+        "session_created": str(int(session.created)),
+        "session_attached": str(len(attached)),
+        "window_index": str(window.index),
+        "window_id": f"@{window.id}",
+        "window_name": window.name,
+        "window_active": "1" if window is session.active_window else "0",
+        "window_panes": str(len(window.panes)),
+        "window_flags": session.window_flags(window),
+        "window_zoomed_flag": "1" if window.zoomed else "0",
+        "window_width": str(window.layout.width),
+        "window_height": str(window.layout.height),
+        "pane_index": str(window.panes.index(pane)),
+        "pane_id": pane.name,
+        "pane_pid": str(pane.pid),
+        "pane_active": "1" if pane is window.active else "0",
+        "pane_left": str(cell.x),
+        "pane_top": str(cell.y),
+        "pane_right": str(cell.x + cell.width - 1),
+        "pane_bottom": str(cell.y + cell.height - 1),
+        "pane_dead": "1" if pane.dead else "0",
+        "pane_dead_status": _dead_field(pane, "code"),
+        "pane_dead_signal": _dead_field(pane, "signal"),
+        "pane_title": screen.title or host,
+        "pane_current_command": pane.current_command(),
+        "pane_width": str(pane.terminal.cols),
+        "pane_height": str(pane.terminal.rows),
+        "cursor_x": str(min(screen.cursor.x, pane.terminal.cols - 1)),
+        "cursor_y": str(screen.cursor.y),
+        "history_size": str(len(pane.terminal.history)),
+        "history_limit": str(pane.terminal.history.limit),
+        "alternate_on": "1" if screen.alternate_screen else "0",
+        "pid": str(os.getpid()),
+        "socket_path": str(server.path) if server is not None else "",
+        "host": host,
+        "host_short": host.split(".", 1)[0],
+        "client_tty": attached[0].tty if attached else "",
+    }
+    return values
+
+
+# --- helpers the verbs share -------------------------------------------------------------
+
+
+def size_arg(text: str, what: str) -> int:
+    """A -x / -y size: 1 to 10000, or tmux's `width N is invalid`."""
+    if not text.isdigit() or not 1 <= int(text) <= 10000:
+        raise CommandError(f"{what} {text} is invalid")
+    return int(text)
+
+
+def one_name(args: list[str], verb: str) -> str:
+    """The one non-empty name a rename verb takes, or its usage."""
+    if len(args) != 1 or not args[0]:
+        raise CommandError(f"usage: {verb} {VERBS[verb].usage}")
+    return args[0]
+
+
+# The verbs, a module per kind of object, each registering its own with @command.
+from termhost.mux.commands import (  # noqa: E402  (they use what is defined above)
+    keys,
+    layouts,
+    panes,
+    scripts,
+    sessions,
+    settings,
+    windows,
+)
+
+__all__ += ["keys", "layouts", "panes", "scripts", "sessions", "settings", "windows"]

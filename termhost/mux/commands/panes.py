@@ -1,0 +1,199 @@
+"""Pane verbs: send-keys, capture-pane, display-message, split-window, select-pane,
+resize-pane, respawn-pane, kill-pane, list-panes."""
+
+from __future__ import annotations
+
+import os
+
+from termhost.mux import layout
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    command,
+    find_pane,
+    size_arg,
+    variables,
+)
+from termhost.mux.formats import expand
+from termhost.mux.layout import LayoutError
+from termhost.mux.model import DOWN, LEFT, RIGHT, UP
+from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
+
+
+@command("send-keys")
+async def send_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    screen = pane.terminal.screen
+    modes = KeyModes(
+        application_cursor=screen.application_cursor,
+        application_keypad=screen.application_keypad,
+        bracketed_paste=screen.bracketed_paste,
+    )
+    try:
+        pane.write(encode_keys(args, modes, literal="l" in flags))
+    except UnknownKey as error:
+        raise CommandError(str(error)) from None
+    return Result()
+
+
+@command("capture-pane")
+async def capture_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if "p" not in flags:
+        raise CommandError("capture-pane needs -p until paste buffers exist")
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    terminal = pane.terminal
+    history = terminal.history
+    screen = terminal.screen
+    keep_spaces = "N" in flags or "J" in flags
+    rows = [*history.lines()]
+    if keep_spaces:
+        rows += [screen.row_text(y) for y in range(terminal.rows)]
+    else:
+        rows += terminal.display
+    wrapped = [history.wrapped(i) for i in range(len(history))]
+    wrapped += [y in terminal.screen.wrapped for y in range(terminal.rows)]
+    top = len(history)  # index of screen line 0
+    start = _line(flags.get("S"), top, 0, len(rows))
+    end = _line(flags.get("E"), top, terminal.rows - 1, len(rows))
+    out: list[str] = []
+    joining = False
+    for index in range(start, end + 1):
+        text = rows[index] if keep_spaces else rows[index].rstrip(" ")
+        if joining:
+            out[-1] += text
+        else:
+            out.append(text)
+        joining = "J" in flags and wrapped[index]
+    return Result(stdout="".join(line + "\n" for line in out))
+
+
+def _line(value: str | None, top: int, default: int, count: int) -> int:
+    """-S/-E: a line number (0 = the first screen line, negative = scrollback) or `-`."""
+    if value is None:
+        position = top + default
+    elif value == "-":
+        position = 0 if default == 0 else count - 1
+    else:
+        try:
+            position = top + int(value)
+        except ValueError:
+            raise CommandError(f"invalid line number: {value}") from None
+    return max(0, min(position, count - 1))
+
+
+@command("display-message")
+async def display_message(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    message = expand(" ".join(args), variables(session, window, context.server, pane))
+    return Result(stdout=message + "\n" if "p" in flags else "")
+
+
+@command("resize-pane")
+async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-Z toggles the zoom of the target pane (made active); -x/-y give its cell a size,
+    -L/-R/-U/-D move a border of it by `adjustment` (1), as tmux's layout arithmetic."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
+        raise CommandError(f"adjustment {' '.join(args)} is invalid")
+    if "Z" in flags:
+        window.select(pane)
+        window.zoom(not window.zoomed)
+        context.server.refresh(session)
+        return Result()
+    width = size_arg(flags["x"], "width") if "x" in flags else None
+    height = size_arg(flags["y"], "height") if "y" in flags else None
+    every: tuple[layout.Direction, ...] = ("L", "R", "U", "D")
+    directions = [d for d in every if d in flags]
+    if width is None and height is None and not directions:
+        return Result()
+    window.zoom(False)
+    if width is not None or height is not None:
+        layout.resize_pane_to(window.layout, pane, width=width, height=height)
+    for direction in directions:
+        layout.resize_pane(window.layout, pane, direction=direction,
+                           amount=int(args[0]) if args else 1)
+    window.fit_panes()
+    context.server.refresh(session)
+    return Result()
+
+
+@command("respawn-pane")
+async def respawn_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A dead pane (remain-on-exit) runs its command again, or `command`; -k kills a
+    live one first, as tmux's."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    if not pane.dead and "k" not in flags:
+        where = f"{session.name}:{window.index}.{window.panes.index(pane)}"
+        raise CommandError(f"respawn pane failed: pane {where} still active")
+    cwd = flags.get("c") or context.cwd
+    await context.server.respawn_pane(
+        session, window, pane, args, context.server.environ_of(session), cwd)
+    return Result()
+
+
+@command("kill-pane")
+async def kill_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    pane.kill()
+    return Result()
+
+
+@command("list-panes")
+async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    template = flags.get(
+        "F", "#{pane_index}: [#{pane_width}x#{pane_height}] "
+        "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
+    )
+    return Result(stdout="".join(
+        expand(template, variables(session, window, context.server, pane)) + "\n"
+        for pane in window.panes
+    ))
+
+
+@command("split-window")
+async def split_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    size, percentage = _split_size(flags)
+    cwd = flags.get("c") or context.cwd
+    if cwd is not None and not os.path.isdir(cwd):
+        raise CommandError(f"bad working directory: {cwd}")
+    env = {key: value for key, value in context.env.items() if key != "TMUX"}
+    try:
+        await context.server.split_window(
+            session, window, pane, args, env, cwd, horizontal="h" in flags, size=size,
+            percentage=percentage, before="b" in flags, select="d" not in flags,
+        )
+    except LayoutError as error:
+        raise CommandError(f"create pane failed: {error}") from None
+    return Result()
+
+
+def _split_size(flags: dict[str, str]) -> tuple[int | None, int | None]:
+    """-l N, -l N% or -p N: (size, percentage)."""
+    if "p" in flags:
+        text, percent = flags["p"], True
+    elif "l" in flags:
+        text = flags["l"].removesuffix("%")
+        percent = flags["l"].endswith("%")
+    else:
+        return None, None
+    if not text.isdigit() or int(text) == 0 or (percent and int(text) > 100):
+        raise CommandError(f"size is invalid: {flags.get('l') or flags['p']}")
+    return (None, int(text)) if percent else (int(text), None)
+
+
+_DIRECTIONS = {"L": LEFT, "R": RIGHT, "U": UP, "D": DOWN}
+
+
+@command("select-pane")
+async def select_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    for flag, direction in _DIRECTIONS.items():
+        if flag in flags:
+            pane = window.neighbour(pane, direction)
+    session.select(window)
+    window.select(pane)
+    context.server.refresh(session)
+    return Result()

@@ -1,0 +1,113 @@
+"""Session verbs: new-session, attach-session, detach-client, has-session,
+list-sessions, kill-session, kill-server, rename-session, start-server."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    command,
+    find_session,
+    one_name,
+    size_arg,
+    variables,
+)
+from termhost.mux.formats import expand
+
+
+@command("new-session")
+async def new_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    server = context.server
+    if "d" not in flags and not context.size:
+        raise CommandError("open terminal failed: not a terminal")
+    name = flags.get("s")
+    if name is not None and (not name or ":" in name or "." in name):
+        raise CommandError(f"invalid session name: {name}")
+    if name is not None and name in server.sessions:
+        raise CommandError(f"duplicate session: {name}")
+    cols = size_arg(flags.get("x", "80"), "width")
+    rows = size_arg(flags.get("y", "24"), "height")
+    cwd = flags.get("c") or context.cwd
+    if cwd is not None and not os.path.isdir(cwd):
+        raise CommandError(f"bad working directory: {cwd}")
+    env = dict(context.env)
+    env.pop("TMUX", None)
+    for assignment in [flags["e"]] if "e" in flags else []:
+        key, equals, value = assignment.partition("=")
+        if not equals:
+            raise CommandError(f"invalid environment: {assignment}")
+        env[key] = value
+    if "d" not in flags and context.size:
+        cols, rows = context.size[0], max(1, context.size[1] - 1)  # the status line
+    session = await server.new_session(name, cols, rows, args, env, cwd, flags.get("n"))
+    return Result() if "d" in flags else Result(attach=session)
+
+
+@command("attach-session")
+async def attach_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if not context.size:
+        raise CommandError("open terminal failed: not a terminal")
+    return Result(attach=find_session(context.server, flags.get("t")))
+
+
+@command("detach-client")
+async def detach_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("s")) if "s" in flags else None
+    context.server.detach_clients(session)
+    return Result()
+
+
+@command("has-session")
+async def has_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    find_session(context.server, flags.get("t"))
+    return Result()
+
+
+@command("list-sessions")
+async def list_sessions(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    template = flags.get(
+        "F", "#{session_name}: #{session_windows} windows (created #{session_created_string})"
+    )
+    lines = []
+    for session in context.server.sessions.values():
+        values = variables(session, server=context.server)
+        values["session_created_string"] = time.ctime(session.created)
+        lines.append(expand(template, values) + "\n")
+    return Result(stdout="".join(lines))
+
+
+@command("kill-session")
+async def kill_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    context.server.kill_session(session)
+    return Result()
+
+
+@command("kill-server")
+async def kill_server(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    context.server.shutdown()
+    return Result()
+
+
+@command("start-server")
+async def start_server(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Nothing more than starting the server (with its -f file); it stays only if that
+    made a session, as tmux's."""
+    return Result()
+
+
+@command("rename-session")
+async def rename_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    name = one_name(args, "rename-session")
+    if name != session.name and name in context.server.sessions:
+        raise CommandError(f"duplicate session: {name}")
+    if ":" in name or "." in name:
+        raise CommandError(f"invalid session name: {name}")
+    context.server.rename_session(session, name)
+    context.server.refresh(session)
+    return Result()

@@ -1,0 +1,94 @@
+"""Window verbs: new-window, list-windows, select-window, kill-window, rename-window,
+resize-window."""
+
+from __future__ import annotations
+
+import os
+
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    command,
+    find_pane,
+    find_session,
+    one_name,
+    size_arg,
+    variables,
+)
+from termhost.mux.formats import expand
+
+
+@command("new-window")
+async def new_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    cwd = flags.get("c") or context.cwd
+    if cwd is not None and not os.path.isdir(cwd):
+        raise CommandError(f"bad working directory: {cwd}")
+    env = {key: value for key, value in context.env.items() if key != "TMUX"}
+    await context.server.new_window(
+        session, args, env, cwd, flags.get("n"), select="d" not in flags
+    )
+    return Result()
+
+
+@command("list-windows")
+async def list_windows(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session = find_session(context.server, flags.get("t"))
+    template = flags.get(
+        "F", "#{window_index}: #{window_name}#{window_flags} (#{window_panes} panes) "
+        "[#{pane_width}x#{pane_height}] #{window_id}#{?window_active, (active),}"
+    )
+    return Result(stdout="".join(
+        expand(template, variables(session, window, context.server)) + "\n"
+        for window in session.windows
+    ))
+
+
+@command("select-window")
+async def select_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    session.select(window)
+    context.server.refresh(session)
+    return Result()
+
+
+@command("kill-window")
+async def kill_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    _, window, _ = find_pane(context.server, flags.get("t"))
+    context.server.kill_window(window)
+    return Result()
+
+
+@command("resize-window")
+async def resize_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-x/-y a size, -A/-a the largest/smallest attached client's, -L/-R/-U/-D smaller or
+    larger by `adjustment` (1): from then on the window keeps that size whatever the
+    clients' (tmux makes its window-size manual). Windows share their session's size
+    in termhost, so the whole session takes it."""
+    server = context.server
+    session, _, _ = find_pane(server, flags.get("t"))
+    if len(args) > 1 or (args and not args[0].isdigit()):
+        raise CommandError(f"adjustment {' '.join(args)} is invalid")
+    step = int(args[0]) if args else 1
+    cols, rows = session.cols, session.rows
+    sizes = [(c.size.columns, max(1, c.size.rows - 1))
+             for c in server.clients if c.session is session]
+    if sizes and ("A" in flags or "a" in flags):
+        pick = max if "A" in flags else min
+        cols, rows = pick(c for c, _ in sizes), pick(r for _, r in sizes)
+    cols = size_arg(flags["x"], "width") if "x" in flags else cols
+    rows = size_arg(flags["y"], "height") if "y" in flags else rows
+    cols += step * (("R" in flags) - ("L" in flags))
+    rows += step * (("D" in flags) - ("U" in flags))
+    session.manual_size = True
+    server.resize_session(session, max(1, cols), max(1, rows))
+    return Result()
+
+
+@command("rename-window")
+async def rename_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    window.name = one_name(args, "rename-window")
+    context.server.refresh(session)
+    return Result()
