@@ -78,7 +78,7 @@ class TmuxLayouts:
     def __init__(self) -> None:
         program = shutil.which("tmux")
         if program is None:
-            pytest.skip("tmux is not installed: install it (.ci/run does) to compare with it")
+            pytest.fail("tmux is not installed: the tests need it (.ci/run apt-get installs it)")
         self._home = Path(tempfile.mkdtemp(prefix="termhost-layout-"))
         # The socket in our own directory: it goes with the directory at the end.
         self.command = [program, "-S", str(self._home / "socket"), "-f", "/dev/null"]
