@@ -17,6 +17,7 @@ import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+from termhost.mux.fd_writer import FdWriter
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
 from termhost.process.groups import signal_process_group
 from termhost.process.pty_pair import set_window_size
@@ -55,7 +56,7 @@ class Pane:
         self.on_close: Callable[[Pane], None] | None = None
         self.on_output: Callable[[Pane], None] | None = None
         self._watcher: asyncio.Task[None] | None = None
-        self._unwritten = bytearray()
+        self._input = FdWriter(master, lambda _: None)  # a gone PTY: nobody reads it
         self.active_point = 0
         self.output_bytes = 0
         """Bytes the program wrote so far (a renderer's measure of how busy it is)."""
@@ -117,31 +118,8 @@ class Pane:
         reads slowly, or not at all) waits here and goes as the program reads: the
         event loop is never held waiting for a program.
         """
-        if self.closed or not data:
-            return
-        if self._unwritten:
-            self._unwritten += data
-            return
-        try:
-            written = os.write(self.master, data)
-        except BlockingIOError:
-            written = 0
-        except OSError:
-            return  # the PTY is gone
-        if written < len(data):
-            self._unwritten += data[written:]
-            asyncio.get_running_loop().add_writer(self.master, self._writable)
-
-    def _writable(self) -> None:
-        try:
-            written = os.write(self.master, self._unwritten)
-        except BlockingIOError:
-            return
-        except OSError:
-            written = len(self._unwritten)  # the PTY is gone: nobody will read it
-        del self._unwritten[:written]
-        if not self._unwritten:
-            asyncio.get_running_loop().remove_writer(self.master)
+        if not self.closed:
+            self._input.write(data)
 
     def resize(self, cols: int, rows: int) -> None:
         """TIOCSWINSZ (the kernel sends SIGWINCH to the foreground group) and the terminal."""
@@ -211,9 +189,7 @@ class Pane:
             self.closed = True
             loop = asyncio.get_running_loop()
             loop.remove_reader(self.master)
-            if self._unwritten:
-                loop.remove_writer(self.master)
-                self._unwritten.clear()
+            self._input.take_waiting()  # for a program that is gone
             os.close(self.master)
             self.terminal.flush()
         if self._announced or (self.exit_status is None and not self.killed):

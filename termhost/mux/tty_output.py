@@ -13,9 +13,10 @@ after every byte written directly, so the client prints the last of it in order.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Callable
+
+from termhost.mux.fd_writer import FdWriter
 
 __all__ = ["TtyOutput", "open_tty"]
 
@@ -39,51 +40,25 @@ class TtyOutput:
     def __init__(self, fd: int, relay: Callable[[bytes], None]) -> None:
         self._fd = fd
         self._relay = relay
-        self._waiting = bytearray()
+        self._writer = FdWriter(fd, self._fall_back)
         self._closed = False
 
     def write(self, data: bytes) -> None:
         if self._closed:
             self._relay(data)
-            return
-        if self._waiting:
-            self._waiting += data
-            return
-        try:
-            written = os.write(self._fd, data)
-        except BlockingIOError:
-            written = 0
-        except OSError:
-            self._fall_back(data)  # the terminal is gone: the relay reports it
-            return
-        if written < len(data):
-            self._waiting += data[written:]
-            asyncio.get_running_loop().add_writer(self._fd, self._writable)
+        else:
+            self._writer.write(data)
 
-    def _writable(self) -> None:
-        try:
-            written = os.write(self._fd, self._waiting)
-        except BlockingIOError:
-            return
-        except OSError:
-            self._fall_back(b"")
-            return
-        del self._waiting[:written]
-        if not self._waiting:
-            asyncio.get_running_loop().remove_writer(self._fd)
-
-    def _fall_back(self, data: bytes) -> None:
-        """From now on everything goes through the relay, what waited first."""
+    def _fall_back(self, rest: bytes) -> None:
+        """From now on everything goes through the relay, what waited first (the
+        terminal is gone, and the relay reports it; or the client is leaving)."""
         if self._closed:
             return
         self._closed = True
-        if self._waiting:
-            asyncio.get_running_loop().remove_writer(self._fd)
-        rest, self._waiting = bytes(self._waiting) + data, bytearray()
         os.close(self._fd)
         if rest:
             self._relay(rest)
 
     def close(self) -> None:
         """The client is leaving: what its terminal has not taken yet goes by relay."""
-        self._fall_back(b"")
+        self._fall_back(self._writer.take_waiting())
