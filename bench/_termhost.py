@@ -31,7 +31,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from _tmux import environment
+from _tmux import PrivateServer, environment
 
 __all__ = [
     "PrivateTermhost",
@@ -63,7 +63,7 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float) -> None
         time.sleep(0.01)  # polling a condition with a deadline, not synchronisation
 
 
-class PrivateTermhost:
+class PrivateTermhost(PrivateServer):
     """A termhost server of one benchmark, holding one idle COLSxROWS session once started.
 
     Usable as a context manager (start on entry, stop on exit), or through `start()` and
@@ -81,19 +81,6 @@ class PrivateTermhost:
         self.env = env | {"TERMHOST_TMPDIR": str(self.directory)}
         """The environment of every client of this server (and of what runs one)."""
 
-    def run(self, *args: str, timeout: float = 30) -> str:
-        """Run one termhost command on this server; its stdout. Raises if it fails."""
-        result = subprocess.run(
-            [*self.base, *args],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            text=True,
-            timeout=timeout,
-        )
-        return result.stdout
-
     def start(self) -> None:
         # A server exits with its last session: this one sleeps, and others go beside it.
         size = ["-x", str(self.cols), "-y", str(self.rows)]
@@ -109,21 +96,6 @@ class PrivateTermhost:
             pass  # no server left to kill (it never started, or already exited)
         shutil.rmtree(self.directory, ignore_errors=True)
 
-    def __enter__(self) -> Self:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()  # start() may have got as far as a server
-            raise
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 class PtyClient:

@@ -26,7 +26,51 @@ def environment() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "TMUX"}
 
 
-class PrivateTmux:
+class PrivateServer:
+    """What a private multiplexer server of a benchmark has, tmux's or termhost's: the
+    command line that reaches it (`base`), its clients' environment, and a context that
+    starts and stops it."""
+
+    base: list[str]
+    env: dict[str, str]
+
+    def run(self, *args: str, timeout: float = 30) -> str:
+        """Run one command on this server; its stdout. Raises if it fails."""
+        result = subprocess.run(
+            [*self.base, *args],
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            check=True,
+            text=True,
+            timeout=timeout,
+        )
+        return result.stdout
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()  # start() may have got as far as a server
+            raise
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+class PrivateTmux(PrivateServer):
     """A tmux server of one benchmark, holding one idle COLSxROWS session once started.
 
     Usable as a context manager (start on entry, stop on exit), or through `start()` and
@@ -52,19 +96,6 @@ class PrivateTmux:
         """The start of every command line for this server."""
         self.env = environment()
         self.socket_path: str | None = None
-
-    def run(self, *args: str, timeout: float = 30) -> str:
-        """Run one tmux command on this server; its stdout. Raises if it fails."""
-        result = subprocess.run(
-            [*self.base, *args],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            text=True,
-            timeout=timeout,
-        )
-        return result.stdout
 
     def start(self) -> None:
         # A server needs a session to stay up: this one sleeps, and new windows go beside it.
@@ -93,19 +124,3 @@ class PrivateTmux:
             except FileNotFoundError:
                 pass
         self.socket_path = None
-
-    def __enter__(self) -> Self:
-        try:
-            self.start()
-        except BaseException:
-            self.stop()  # start() may have got as far as a server
-            raise
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
