@@ -531,6 +531,9 @@ def test_keys_bound_with_bind_key_work_in_the_client(env: dict[str, str]) -> Non
         outer.type(b"\x02%")  # unbound now: nothing happens
         outer.type(b"\x02R")
         await outer.see(lambda s: "[bound] 0:renamed*" in s[-1], "the window renamed")
+        termhost(env, "display-message", "-t", "bound", "hello from #{session_name}")
+        await outer.see(lambda s: s[-1].startswith("hello from bound"),
+                        "display-message in the status line")
         assert termhost(env, "display", "-p", "-t", "bound", "#{window_panes}") == "1\n"
         outer.type(b"\x02|")
         await outer.see(lambda s: "│" in s[0], "two panes side by side")

@@ -84,9 +84,16 @@ def _line(value: str | None, top: int, default: int, count: int) -> int:
 
 @command("display-message")
 async def display_message(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-p prints the expanded message; without it, the session's attached clients show
+    it in their status line (with none attached, tmux shows it nowhere)."""
     session, window, pane = find_pane(context.server, flags.get("t"))
     message = expand(" ".join(args), variables(session, window, context.server, pane))
-    return Result(stdout=message + "\n" if "p" in flags else "")
+    if "p" in flags:
+        return Result(stdout=message + "\n")
+    for client in context.server.clients:
+        if client.session is session:
+            client.show_message(message)
+    return Result()
 
 
 @command("resize-pane")
