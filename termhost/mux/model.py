@@ -118,6 +118,10 @@ class Window:
                 pane.resize(leaf.width, leaf.height)
 
 
+TYPING_WINDOW = 1.0
+"""Seconds after a keystroke during which a flood in the session gives way to echoes."""
+
+
 @dataclass(eq=False)
 class Session:
     """Windows kept in index order; `current` is the active one, `last` the one before."""
@@ -134,6 +138,15 @@ class Session:
     """The environment of the client that created it: new panes start with it."""
     manual_size: bool = False
     """Set by resize-window -x/-y: the clients' sizes no longer change it."""
+    last_typed: float = -TYPING_WINDOW
+    """When a client last typed into the session (time.monotonic())."""
+
+    def note_typing(self) -> None:
+        self.last_typed = time.monotonic()
+
+    def typed_recently(self) -> bool:
+        """Someone typed in the last TYPING_WINDOW seconds: echoes come first."""
+        return time.monotonic() - self.last_typed < TYPING_WINDOW
 
     @property
     def active_window(self) -> Window:

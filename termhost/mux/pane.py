@@ -14,6 +14,7 @@ import asyncio
 import errno
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 
@@ -27,6 +28,8 @@ __all__ = ["Pane"]
 
 _READ_SIZE = 65536
 _ACTIVE_POINT = 0
+FLOOD_PAUSE = 0.002
+"""Seconds a pane that filled a whole turn waits before the next while someone types."""
 _TURN_BYTES = 16384
 """Bytes read before yielding to the loop, so that one flooding pane cannot starve the
 others: each hop of a keystroke's echo in another pane waits for one turn at most.
@@ -55,6 +58,9 @@ class Pane:
         self._announced = False
         self.on_close: Callable[[Pane], None] | None = None
         self.on_output: Callable[[Pane], None] | None = None
+        self.yield_to_typing: Callable[[], bool] = lambda: False
+        """Whether someone is typing in the session now: then a flooding pane pauses
+        between turns (FLOOD_PAUSE), so that the echo does not queue behind it."""
         self._watcher: asyncio.Task[None] | None = None
         self._input = FdWriter(master, lambda _: None)  # a gone PTY: nobody reads it
         self.active_point = 0
@@ -156,9 +162,10 @@ class Pane:
         notice = f"\x1b[{rows};1H\nPane is dead ({how}, {time.ctime()})"
         self.terminal.feed(notice.encode())
 
-    def _readable(self) -> None:
+    def _readable(self, budget: int = _TURN_BYTES) -> None:
+        """Read a turn's worth (`budget` bytes) at most, as much as there is."""
         taken = 0
-        while taken < _TURN_BYTES:
+        while taken < budget:
             try:
                 data = os.read(self.master, _READ_SIZE)
             except BlockingIOError:
@@ -174,13 +181,21 @@ class Pane:
             taken += len(data)
             self.terminal.feed(data)
         self.terminal.catch_up()
+        if taken >= budget and self.yield_to_typing():
+            loop = asyncio.get_running_loop()
+            loop.remove_reader(self.master)
+            loop.call_later(FLOOD_PAUSE, self._resume)
         if self.on_output is not None:
             self.on_output(self)
 
+    def _resume(self) -> None:
+        if not self.closed:
+            asyncio.get_running_loop().add_reader(self.master, self._readable)
+
     async def _watch(self) -> None:
         self.exit_status = await self.child.wait()
-        if not self.closed:
-            self._readable()  # what the process wrote just before it ended
+        if not self.closed:  # all the process wrote before it ended, however much
+            self._readable(budget=sys.maxsize)
         self._close()
 
     def _close(self) -> None:

@@ -224,6 +224,7 @@ class Server:
         """Wire a new pane: its end re-cuts the window, its output redraws the clients."""
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
         pane.on_output = lambda wrote: self.refresh(session, layout_changed=False, pane=wrote)
+        pane.yield_to_typing = lambda: session.typed_recently()
 
     async def split_window(
         self,
@@ -468,6 +469,7 @@ class Server:
             try:
                 async for frame in frames:
                     if frame.type is FrameType.INPUT:
+                        session.note_typing()
                         if self.clients[0] is not client:
                             self.client_active(client)
                         client.feed(frame.payload)

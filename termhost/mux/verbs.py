@@ -52,7 +52,7 @@ VERBS = {
         Verb("rename-window", ("renamew",), "t:", "[-t target-window] new-name"),
         Verb("kill-pane", ("killp",), "t:", "[-t target-pane]"),
         Verb("respawn-pane", ("respawnp",), "c:kt:", "[-k] [-c dir] [-t target-pane] [command]"),
-        Verb("list-panes", ("lsp",), "t:F:", "[-F format] [-t target-window]"),
+        Verb("list-panes", ("lsp",), "asF:t:", "[-as] [-F format] [-t target-window]"),
         Verb("split-window", ("splitw",), "hvbdp:l:t:c:",
              "[-bdhv] [-c dir] [-l size] [-p percentage] [-t target-pane] [command]"),
         Verb("select-pane", ("selectp",), "t:LRUD", "[-LRUD] [-t target-pane]"),

@@ -493,3 +493,18 @@ def test_bind_and_unbind_change_the_prefix_table(termhost: Termhost) -> None:
         assert (done.returncode, done.stderr) == (1, message + "\n"), args
     termhost("unbind", "-a")
     assert termhost("list-keys").stdout == ""
+
+
+def test_everything_a_program_wrote_before_it_ended_is_shown(termhost: Termhost) -> None:
+    # The last turn of reading can find more than one turn's worth in the PTY: all of it
+    # is emulated before the pane is marked dead.
+    termhost("new-session", "-d", "-s", "tail", "sleep 100")
+    termhost("set", "-g", "remain-on-exit", "on")
+    for _ in range(3):
+        termhost("new-window", "-d", "-t", "tail", "seq 1 300000")
+    wait_until(lambda: termhost("list-panes", "-s", "-t", "tail", "-F", "#{pane_dead}").stdout
+               == "0\n1\n1\n1\n", what="the three seq panes to end")
+    for window in ("1", "2", "3"):
+        rows = termhost("capture-pane", "-p", "-t", f"tail:{window}").stdout.split("\n")
+        shown = [row for row in rows if row]
+        assert shown[-2:-1] == ["300000"], shown[-3:]

@@ -540,3 +540,29 @@ def test_keys_bound_with_bind_key_work_in_the_client(env: dict[str, str]) -> Non
         await outer.detach()
 
     asyncio.run(scenario())
+
+
+def test_typing_beside_a_flood_echoes_and_the_flood_loses_nothing(env: dict[str, str]) -> None:
+    # While someone types, a pane that floods pauses between its turns (the echo comes
+    # first); it must still go on, and every byte it wrote must arrive.
+    def flood_screen() -> str:
+        return termhost(env, "capture-pane", "-p", "-t", "busy:0.1")
+
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "busy", "cat", cols=80, rows=24)
+        await outer.see(lambda s: "[busy]" in s[-1], "the status bar")
+        termhost(env, "split-window", "-d", "-t", "busy",
+                 "seq 1 300000; echo flood-done; exec sleep 100")
+        typed = 0
+        while "flood-done" not in flood_screen():
+            outer.type(b"x")
+            typed += 1
+            # The cat pane is the top 11 rows: 880 cells, room for every echo.
+            await outer.see(lambda s, n=typed: "".join(s[:11]).count("x") == n,
+                            "each key's echo")
+            assert typed < 800, "the flood never ended while 800 keys were typed"
+        rows = [row for row in flood_screen().split("\n") if row]
+        assert rows[-2:] == ["300000", "flood-done"]
+        await outer.detach()
+
+    asyncio.run(scenario())

@@ -148,13 +148,23 @@ async def kill_pane(context: Context, flags: dict[str, str], args: list[str]) ->
 
 @command("list-panes")
 async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    session, window, _ = find_pane(context.server, flags.get("t"))
+    """The target window's panes; -s every window's of its session, -a every pane of
+    the server (tmux prefixes those lines with session:window.)."""
+    server = context.server
+    if "a" in flags:
+        windows = [(s, w) for s in server.sessions.values() for w in s.windows]
+    else:
+        session, window, _ = find_pane(server, flags.get("t"))
+        windows = [(session, w) for w in session.windows] if "s" in flags else [(session, window)]
+    where = "#{session_name}:#{window_index}." if "a" in flags else (
+        "#{window_index}." if "s" in flags else "")
     template = flags.get(
-        "F", "#{pane_index}: [#{pane_width}x#{pane_height}] "
+        "F", where + "#{pane_index}: [#{pane_width}x#{pane_height}] "
         "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
     )
     return Result(stdout="".join(
-        expand(template, variables(session, window, context.server, pane)) + "\n"
+        expand(template, variables(session, window, server, pane)) + "\n"
+        for session, window in windows
         for pane in window.panes
     ))
 
