@@ -114,9 +114,7 @@ def test_type_split_detach_and_attach_again(env: dict[str, str]) -> None:
 
         again = await client(env, "attach", "-t", "work")
         await again.see(lambda s: "hi" in s[1] and "│" in s[0], "the same panes again")
-        again.type(b"\x02d")
-        assert (await asyncio.wait_for(again.child.wait(), DEADLINE)).code == 0
-        again.close()
+        await again.detach()
 
     asyncio.run(scenario())
 
@@ -136,9 +134,7 @@ def test_resizing_the_outer_terminal_reaches_the_pane(env: dict[str, str]) -> No
                    what="the server resizing the pane")
         outer.type(b"stty size\r")
         await outer.see(lambda s: any(line == "29 100" for line in s), "the new size")
-        outer.type(b"\x02d")
-        await asyncio.wait_for(outer.child.wait(), DEADLINE)
-        outer.close()
+        await outer.detach()
 
     asyncio.run(scenario())
 
