@@ -5,8 +5,8 @@ survives), the escape-sequence `Parser`, and the `Screen` it drives, whose main-
 rows scroll into a `Scrollback`.
 
 Feeding is lazy: output is kept until someone looks at the terminal (any property here,
-or `flush()`), until 128 KiB have piled up, or until a read ends in a device query, whose
-answer the application is waiting for. Whoever reads the PTY calls `catch_up()` once it
+or `flush()`), until PENDING_LIMIT bytes have piled up, or until a read ends in a device
+query, whose answer the application is waiting for. Whoever reads the PTY calls `catch_up()` once it
 has drained it, so that answers to queries in mid-stream go out too. A flood read in 4 KiB
 PTY chunks thus costs one fast forward per look (a frame, a capture), not one per read.
 The rows a fast forward leaves on the screen stay encoded until `screen` is read: a flood
