@@ -170,8 +170,9 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
         decoder = FrameDecoder()
         greeted = False
         done = False
+        watched = [stdin, sock, wake_read]
         while not done:
-            readable, _, _ = select.select([stdin, sock, wake_read], [], [])
+            readable, _, _ = select.select(watched, [], [])
             if wake_read in readable:
                 while True:
                     try:
@@ -199,6 +200,10 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
                         greeted = _check_hello(frame)
                     elif frame.type is FrameType.OUTPUT:
                         os.write(sys.stdout.fileno(), frame.payload)
+                    elif frame.type is FrameType.TTY_INPUT:
+                        # The server reads our terminal from now on (tty_input.py).
+                        watched.remove(stdin)
+                        sock.sendall(encode_frame(FrameType.TTY_INPUT))
                     elif frame.type is FrameType.STDERR:
                         message = frame.payload.decode(errors="replace").strip()
                     elif frame.type is FrameType.DETACH:

@@ -38,7 +38,7 @@ __all__ = [
     "version_mismatch",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAGIC = b"termhost"
 MAX_PAYLOAD = 16 << 20
 """Largest payload accepted (a capture of the whole scrollback fits; a runaway does not)."""
@@ -86,6 +86,10 @@ class FrameType(enum.IntEnum):
     TTY_OUTPUT = 14
     """Client to server, after TTY: its stdout is that terminal, so the server may write
     an attached client's output there itself rather than in OUTPUT frames."""
+    TTY_INPUT = 15
+    """Server to attached client: the server reads the client's terminal now (see
+    tty_input.py); client to server, in answer: the client has stopped reading it and
+    every key it read went before this frame."""
 
 
 class Frame(NamedTuple):

@@ -45,6 +45,7 @@ from termhost.mux.protocol import (
     encode_hello,
     version_mismatch,
 )
+from termhost.mux.tty_input import TtyInput
 from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
 
@@ -465,14 +466,23 @@ class Server:
         self.clients.append(client)
         self.client_active(client)
 
+        def typed(data: bytes) -> None:
+            client.session.note_typing()
+            if self.clients[0] is not client:
+                self.client_active(client)
+            client.feed(data)
+
+        keys = TtyInput.open(context.tty, typed, client.detach) if context.tty else None
+        if keys is not None:
+            writer.write(encode_frame(FrameType.TTY_INPUT))
+
         async def take_frames() -> None:
             try:
                 async for frame in frames:
                     if frame.type is FrameType.INPUT:
-                        session.note_typing()
-                        if self.clients[0] is not client:
-                            self.client_active(client)
-                        client.feed(frame.payload)
+                        typed(frame.payload)
+                    elif frame.type is FrameType.TTY_INPUT and keys is not None:
+                        keys.start()  # the client relayed its last keys
                     elif frame.type is FrameType.RESIZE:
                         client.resize(*decode_size(frame.payload))
                         self.client_active(client)
@@ -486,6 +496,8 @@ class Server:
             await client.run()
         finally:
             reading.cancel()
+            if keys is not None:
+                keys.close()  # before DETACH: the client takes its terminal back
             if direct is not None:
                 direct.close()  # before DETACH: the client prints the rest in order
             self.clients.remove(client)

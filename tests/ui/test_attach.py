@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -515,6 +516,33 @@ def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
         if client_process.poll() is None:
             client_process.kill()
         os.close(master)
+
+
+def test_the_server_reads_the_clients_terminal_itself(env: dict[str, str]) -> None:
+    # As tmux's: once attached, keys go from the terminal to the server with no client
+    # process in between, so a stopped client still types (and echoes, written straight
+    # to the terminal); keys typed across the handover keep their order.
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "direct", "cat")
+        await outer.see(lambda s: "[direct] 0:" in s[-1], "the status bar")
+        letters = b"abcdefghijklmnopqrstuvwxyz"
+        for letter in letters:
+            outer.type(bytes([letter]))
+        await outer.see(lambda s: s[0] == letters.decode(), "the letters in order")
+        os.kill(outer.child.pid, signal.SIGSTOP)
+        try:
+            outer.type(b"\rwhile-stopped")
+            await outer.see(lambda s: s[1].startswith("while-stopped"), "keys typed while stopped")
+            outer.type(b"\x02d")
+            await eventually(lambda: termhost(env, "ls", "-F", "#{session_attached}") == "0\n")
+        finally:
+            os.kill(outer.child.pid, signal.SIGCONT)
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+        await outer.see(lambda s: "[detached (from session direct)]" in "\n".join(s),
+                        "the detach message")
+        outer.close()
+
+    asyncio.run(scenario())
 
 
 def test_keys_bound_with_bind_key_work_in_the_client(env: dict[str, str]) -> None:
