@@ -264,21 +264,24 @@ class AttachedClient:
         (less than INTERACTIVE_BYTES since the last paint: an echo, a prompt) is painted
         in this turn of the loop; more waits for the next frame slot, so that a flood
         costs at most FRAME_RATE paints a second. An echo in one pane does not wait for
-        the frame slot of a flood in another. Requests made meanwhile share the paint."""
+        the frame slot of a flood in another, nor brings it along: the outer terminal
+        would have to take the flood's frame before it could show the echo. Requests
+        made meanwhile share the paint."""
         if not self._drawn:
             return  # the first frame paints everything
         if pane is not None and pane not in self._visible_panes():
             return  # in another window: nothing to show
         loop = asyncio.get_running_loop()
         interactive = self._output_since_paint(pane) < INTERACTIVE_BYTES
+        if interactive and pane is not None:
+            self._paint(only=pane)  # an echo: now, not a loop turn later
+            return
         if self._paint_handle is not None:
             if not interactive or self._paint_handle.when() <= loop.time():
                 return  # a paint is due anyway
-            self._paint_handle.cancel()  # the flood's frame comes now, with the echo
+            self._paint_handle.cancel()
         wait = self._last_paint + 1 / FRAME_RATE - loop.time()
-        if interactive and pane is not None:
-            self._paint()  # an echo: now, not a loop turn later
-        elif wait > 0 and not interactive:
+        if wait > 0 and not interactive:
             self._paint_handle = loop.call_at(loop.time() + wait, self._paint)
         else:
             self._paint_handle = loop.call_at(loop.time(), self._paint)
@@ -306,17 +309,23 @@ class AttachedClient:
             self.painter.forget()
         self._paint()
 
-    def _paint(self) -> None:
-        if self._paint_handle is not None:
+    def _paint(self, only: Pane | None = None) -> None:
+        """Paint the visible panes, or only the pane `only` (an echo): the others'
+        output waits for the frame already scheduled for it."""
+        if only is None and self._paint_handle is not None:
             self._paint_handle.cancel()
             self._paint_handle = None
         if self._detaching or not self.app.is_running or not self.session.windows:
             return
-        self._last_paint = asyncio.get_running_loop().time()
-        self._output_at_paint = {pane: pane.output_bytes for pane in self._visible_panes()}
+        if only is not None:
+            self._output_at_paint[only] = only.output_bytes
+        else:
+            self._last_paint = asyncio.get_running_loop().time()
+            self._output_at_paint = {pane: pane.output_bytes for pane in self._visible_panes()}
         window = self.session.active_window
         if self._view is not None:  # the view covers the panes
-            self.painter.paint([], None)
+            if only is None:
+                self.painter.paint([], None)
             return
         # A window larger than this client (window-size largest, resize-window) shows
         # its top left part, as in tmux.
@@ -327,7 +336,7 @@ class AttachedClient:
             for cell in window.visible_cells()
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
-        self.painter.paint(placements, window.active)
+        self.painter.paint(placements, window.active, only)
 
     def _cursor_left_at(self, point: Point) -> None:
         # prompt_toolkit's renderer moves the cursor relative to where it last left it;

@@ -18,6 +18,8 @@ forgotten and repainted.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -74,7 +76,7 @@ class Painter:
     def __init__(self, output: Vt100_Output, move_cursor_to: Callable[[Point], None]) -> None:
         self._output = output
         self._move_cursor_to = move_cursor_to
-        self._shown: dict[Pane, dict[int, list[Shown]]] = {}
+        self._shown: dict[Pane, dict[int, list[Cell]]] = {}
         self._placed: dict[Pane, Placement] = {}
         self._damage: dict[Pane, set[int]] = {}
 
@@ -83,18 +85,23 @@ class Painter:
         self._shown.clear()
         self._placed.clear()
 
-    def paint(self, placements: Iterable[Placement], active: Pane | None) -> None:
-        """Bring every placed pane up to date on the terminal, then put the cursor on
-        the active pane's."""
+    def paint(
+        self, placements: Iterable[Placement], active: Pane | None, only: Pane | None = None
+    ) -> None:
+        """Bring every placed pane (or only the placed pane `only`) up to date on the
+        terminal, then put the cursor on the active pane's. Panes left out keep their
+        damage for the next paint."""
         out: list[str] = []
         placed = {placement.pane: placement for placement in placements}
-        for pane in [pane for pane in self._shown if pane not in placed]:
-            del self._shown[pane]  # hidden now: repainted in full when shown again
-        for pane in list(self._damage):
-            if pane not in placed and pane.closed:
-                del self._damage[pane]
+        if only is None:
+            for pane in [pane for pane in self._shown if pane not in placed]:
+                del self._shown[pane]  # hidden now: repainted in full when shown again
+            for pane in list(self._damage):
+                if pane not in placed and pane.closed:
+                    del self._damage[pane]
         for placement in placed.values():
-            self._paint_pane(placement, out)
+            if only is None or placement.pane is only:
+                self._paint_pane(placement, out)
         output = self._output
         output.hide_cursor()
         if out:
@@ -110,10 +117,12 @@ class Painter:
 
     def _paint_pane(self, placement: Placement, out: list[str]) -> None:
         pane = placement.pane
-        _subscribe(pane, self)
+        if pane not in self._damage:
+            _subscribe(pane, self)
+            self._damage[pane] = set()
         screen = pane.terminal.screen  # emulates whatever output is pending
         _collect_damage(pane)
-        damage = self._damage.setdefault(pane, set())
+        damage = self._damage[pane]
         height = min(placement.height, int(screen.lines))
         width = min(placement.width, int(screen.columns))
         shown = self._shown.get(pane)
@@ -125,9 +134,12 @@ class Painter:
             rows = sorted(y for y in damage if y < height)
         damage.clear()
         buffer = screen.buffer
+        columns = range(width)
+        blanks = itertools.repeat(BLANK)  # endless: every row's map() stops at width
         for y in rows:
             row = buffer.get(y)
-            new = [_shown(row.get(x, BLANK)) for x in range(width)] if row else [_BLANK] * width
+            # map() keeps the per-cell work in C: an echo repaints a whole row.
+            new = list(map(row.get, columns, blanks)) if row else [BLANK] * width
             old = shown.get(y)
             shown[y] = new
             _row_changes(new, old, placement.x, placement.y + y, out)
@@ -142,28 +154,41 @@ class Painter:
 
 
 def _row_changes(
-    new: list[Shown], old: list[Shown] | None, x0: int, y: int, out: list[str]
+    new: list[Cell], old: list[Cell] | None, x0: int, y: int, out: list[str]
 ) -> None:
-    """The writes that turn row `old` (None: unknown) into `new` at column x0, row y."""
+    """The writes that turn row `old` (None: unknown) into `new` at column x0, row y.
+    Cells are compared as the emulator holds them; only the ones written are turned
+    into SGR and glyph (`_shown`), since hashing a cell for the cache costs more than
+    comparing two."""
     width = len(new)
-    x = 0
+    if old is None:
+        changed = [True] * width
+    else:
+        if new == old:
+            return
+        # Which cells differ, compared in C; old may be shorter (the pane was narrower).
+        changed = list(map(operator.ne, new, old)) + [True] * (width - len(old))
+        if True not in changed:
+            return  # the same, and what follows (the pane was wider) is not ours
+    x = changed.index(True)
+    stop = width - changed[::-1].index(True)
     sgr = None
-    while x < width:
-        if old is not None and x < len(old) and new[x] == old[x]:
+    while x < stop:
+        if not changed[x]:
             x += 1
             continue
-        start = x - 1 if new[x][1] == WIDE_STUB and x > 0 else x
+        start = x - 1 if new[x].data == WIDE_STUB and x > 0 else x
         # Extend the run over changed cells and short stretches of unchanged ones.
         end, same = x + 1, 0
         while end < width and same < _GAP:
-            if old is not None and end < len(old) and new[end] == old[end]:
-                same += 1
-            else:
+            if changed[end]:
                 same = 0
+            else:
+                same += 1
             end += 1
         end -= same
         out.append(f"\x1b[{y + 1};{x0 + start + 1}H")
-        for cell_sgr, glyph in new[start:end]:
+        for cell_sgr, glyph in map(_shown, new[start:end]):
             if glyph == WIDE_STUB:
                 continue  # the wide character before it covered this cell
             if cell_sgr != sgr:
@@ -216,7 +241,6 @@ def _colour(name: str, base: int) -> list[str]:
     return []
 
 
-_BLANK = _shown(BLANK)
 
 _SUBSCRIBERS: weakref.WeakKeyDictionary[Pane, weakref.WeakSet[Painter]] = (
     weakref.WeakKeyDictionary()
@@ -226,7 +250,10 @@ and every client needs to learn of every change, whichever of them looks first."
 
 
 def _subscribe(pane: Pane, painter: Painter) -> None:
-    _SUBSCRIBERS.setdefault(pane, weakref.WeakSet()).add(painter)
+    painters = _SUBSCRIBERS.get(pane)
+    if painters is None:
+        painters = _SUBSCRIBERS[pane] = weakref.WeakSet()
+    painters.add(painter)
 
 
 def _collect_damage(pane: Pane) -> None:
