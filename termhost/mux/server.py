@@ -17,6 +17,7 @@ import os
 import signal
 import socket
 import sys
+import traceback
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -321,6 +322,95 @@ class Server:
         self.refresh(session)
         return new
 
+    def break_pane(
+        self, session: Session, window: Window, pane: Pane, to: Session, index: int | None,
+        name: str | None, *, select: bool,
+    ) -> None:
+        """break-pane: `pane` leaves its window for a new one of its own in `to` (at
+        `index`, else the lowest free one). A window of one pane stays as it is."""
+        if len(window.panes) == 1:
+            return
+        self._take_out(session, window, pane)
+        if index is None:
+            index = to.free_index(self.options.number("base-index"))
+        cell = Cell[Pane]("pane", to.cols, to.rows, pane=pane)
+        new = Window(self._next("window"), index, name or pane.current_command(), cell, pane)
+        to.add(new, select=select)
+        self._watch(to, new, pane)
+        new.fit_panes()
+        self.refresh(to)
+
+    def join_pane(
+        self, session: Session, window: Window, pane: Pane,
+        to: Session, into: Window, target: Pane, *,
+        horizontal: bool, size: int | None, percentage: int | None, before: bool,
+        select: bool,
+    ) -> None:
+        """join-pane (move-pane): `pane` leaves its window and splits `target`'s cell,
+        as split-window would with a new pane. Raises LayoutError (no space) before
+        anything moves."""
+        layout.new_cell_size(into.layout.find(target), horizontal=horizontal, size=size,
+                             percentage=percentage, before=before)
+        self._take_out(session, window, pane)
+        into.zoomed = False
+        into.layout = layout.split(
+            into.layout.find(target), pane, horizontal=horizontal, size=size,
+            percentage=percentage, before=before,
+        )
+        self._watch(to, into, pane)
+        into.fit_panes()
+        if select:
+            to.select(into)
+            into.select(pane)
+        self.refresh(to)
+
+    def swap_panes(
+        self, session: Session, window: Window, pane: Pane,
+        other_session: Session, other_window: Window, other: Pane, *, keep_active: bool,
+    ) -> None:
+        """swap-pane: `pane` and `other` trade cells (and windows). The active pane
+        follows `other` (the target) unless `keep_active` (-d): then whichever place
+        was active stays active, with the pane now there, as tmux's."""
+        cell, other_cell = window.layout.find(pane), other_window.layout.find(other)
+        cell.pane, other_cell.pane = other, pane
+        for win, gone, came in ((window, pane, other), (other_window, other, pane)):
+            if win is window and win is other_window:
+                break  # one window: its active and last panes stay as they are below
+            if win.active is gone:
+                win.active = came
+            if win.last is gone:
+                win.last = None
+        if window is other_window:
+            if keep_active:
+                if window.active is pane:
+                    window.active = other
+                elif window.active is other:
+                    window.active = pane
+            else:
+                window.select(other)
+        window.zoomed = other_window.zoomed = False
+        self._watch(session, window, other)
+        self._watch(other_session, other_window, pane)
+        window.fit_panes()
+        other_window.fit_panes()
+        self.refresh(session)
+        if other_session is not session:
+            self.refresh(other_session)
+
+    def rotate_window(self, session: Session, window: Window, *, down: bool) -> None:
+        """rotate-window: every pane moves one place on (-D) or back (-U) in pane
+        order; the active place stays active, with the pane now there, as tmux's."""
+        cells = [leaf for leaf in window.layout.leaves() if leaf.pane is not None]
+        panes = window.panes  # the same order
+        place = panes.index(window.active)
+        panes = panes[-1:] + panes[:-1] if down else panes[1:] + panes[:1]
+        for cell, pane in zip(cells, panes, strict=True):
+            cell.pane = pane
+        window.active, window.last = panes[place], None
+        window.zoomed = False
+        window.fit_panes()
+        self.refresh(session)
+
     def rename_session(self, session: Session, name: str) -> None:
         del self.sessions[session.name]
         session.name = name
@@ -348,6 +438,12 @@ class Server:
             pane.show_dead()
             self.refresh(session, layout_changed=False)
             return
+        self._take_out(session, window, pane)
+
+    def _take_out(self, session: Session, window: Window, pane: Pane) -> None:
+        """Remove `pane` from `window` (closed, or moving elsewhere): its space goes to
+        a neighbour; the window goes with its last pane, the session with its last
+        window."""
         remaining = layout.close(window.layout, pane)
         if remaining is not None:
             window.layout = remaining
@@ -362,6 +458,9 @@ class Server:
             return
         session.remove(window)
         self.refresh(session)
+        self._end_if_empty(session)
+
+    def _end_if_empty(self, session: Session) -> None:
         if not session.windows:
             for client in list(self.clients):
                 if client.session is session:
@@ -470,7 +569,11 @@ class Server:
             client.session.note_typing()
             if self.clients[0] is not client:
                 self.client_active(client)
-            client.feed(data)
+            try:
+                client.feed(data)
+            except Exception:  # a bug in a key's handling must not wreck the client
+                traceback.print_exc()  # into the server's log
+                client.show_message("termhost: internal error (see the server log)")
 
         keys = TtyInput.open(context.tty, typed, client.detach) if context.tty else None
         if keys is not None:

@@ -41,7 +41,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.styles import Style
 
-from termhost.mux import bindings, model
+from termhost.mux import model
 from termhost.mux.commands import Context, run_command
 from termhost.mux.layout import Cell
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
@@ -68,6 +68,8 @@ INTERACTIVE_BYTES = 4096
 """Output since the last paint below which a pane is painted at once (see `refresh`)."""
 STATUS_INTERVAL = 15
 """Seconds between status bar redraws (its clock), as tmux's status-interval."""
+DISPLAY_PANES_TIME = 1.0
+"""Seconds display-panes shows the numbers, as tmux's display-panes-time."""
 DISPLAY_TIME = 0.75
 """Seconds a message stays in the status line, as tmux's display-time."""
 _SPECIAL_KEYS = {
@@ -98,6 +100,35 @@ def _key_name(press: KeyPress) -> str:
     if value.startswith("c-") and len(value) == 3:
         return "C-" + value[2]
     return value
+
+
+def _pane_numbers(placements: list[Placement], window: model.Window) -> str:
+    """display-panes' overlay: each pane's index in the middle of it, the active one's
+    in red, the others' in blue (tmux's display-panes colours)."""
+    out = []
+    panes = window.panes
+    for placement in placements:
+        label = f" {panes.index(placement.pane)} "
+        if placement.width < len(label) or placement.height < 1:
+            continue
+        x = placement.x + (placement.width - len(label)) // 2
+        y = placement.y + placement.height // 2
+        colour = "41" if placement.pane is window.active else "44"
+        out.append(f"\x1b[{y + 1};{x + 1}H\x1b[0;1;97;{colour}m{label}\x1b[0m")
+    return "".join(out)
+
+
+def _with_meta(pressed: list[KeyPress]) -> list[tuple[KeyPress, str]]:
+    """Each key with its tmux name. Escape followed, in the same read, by a character
+    is that character with Meta (Alt), tmux's `M-x`: a terminal sends Alt+x as ESC x,
+    and ESC x is what a pane gets for it."""
+    keys: list[tuple[KeyPress, str]] = []
+    for press in pressed:
+        if keys and keys[-1][0].key is Keys.Escape and not isinstance(press.key, Keys):
+            keys[-1] = (KeyPress(press.key, "\x1b" + press.data), f"M-{press.key}")
+        else:
+            keys.append((press, _key_name(press)))
+    return keys
 
 
 def _modes(pane: Pane) -> KeyModes:
@@ -181,6 +212,9 @@ class AttachedClient:
         self._keys = Vt100Parser(self._pressed.append)
         self._escape_timer: asyncio.TimerHandle | None = None
         self._prefixed = False  # the prefix key was pressed: the next key is a binding
+        self._pane_numbers = False
+        """display-panes (C-b q): each pane's number shown over it; a digit selects."""
+        self._pane_numbers_timer: asyncio.TimerHandle | None = None
         self._prompt: Prompt | None = None
         """An open status-line prompt: it takes every key until it is answered."""
         self._message = ""
@@ -228,7 +262,7 @@ class AttachedClient:
 
     def _typing_only(self, text: str) -> bool:
         """Keys that all go to the active pane as they are: no escape sequence, no
-        prefix, nothing half parsed, no prompt or view open."""
+        prefix, nothing half parsed, no prompt, view or pane numbers open."""
         return (
             bool(text)
             and "\x1b" not in text
@@ -236,6 +270,7 @@ class AttachedClient:
             and not self._prefixed
             and self._prompt is None
             and self._view is None
+            and not self._pane_numbers
             and self._escape_timer is None
             and not self._pressed
             and bool(self.session.windows)
@@ -247,12 +282,12 @@ class AttachedClient:
         self._process_keys()
 
     def _process_keys(self) -> None:
-        pressed = self._pressed[:]
+        pressed = _with_meta(self._pressed)
         self._pressed.clear()  # the parser appends to this very list
-        for press in pressed:
+        for press, name in pressed:
             if self._detaching:
                 break
-            self._dispatch(press)
+            self._dispatch(press, name)
 
     def resize(self, cols: int, rows: int) -> None:
         self.size = Size(rows=rows, columns=cols)
@@ -336,7 +371,8 @@ class AttachedClient:
             for cell in window.visible_cells()
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
-        self.painter.paint(placements, window.active, only)
+        overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
+        self.painter.paint(placements, window.active, only, overlay)
 
     def _cursor_left_at(self, point: Point) -> None:
         # prompt_toolkit's renderer moves the cursor relative to where it last left it;
@@ -437,17 +473,15 @@ class AttachedClient:
             "select-pane -L": lambda: self._select_neighbour(LEFT),
             "select-pane -R": lambda: self._select_neighbour(RIGHT),
             "next-layout": lambda: self._run("next-layout"),
+            "display-panes": self.display_panes,
             **{f"resize-pane -{d}": functools.partial(self._run, "resize-pane", f"-{d}")
                for d in "UDLR"},
         }
         table: dict[str, Callable[[], None]] = {}
-        defaults = {binding.command for binding in bindings.PREFIX_TABLE}
         for binding in self.server.key_table:
             command = binding.command
             if command in actions:
                 table[binding.key] = actions[command]
-            elif command not in defaults:  # bind-key's: run as the command prompt would
-                table[binding.key] = functools.partial(self._run, *shlex.split(command))
             elif command.startswith("select-window -t :="):
                 table[binding.key] = self._window_at(int(command.rsplit("=", 1)[1]))
             elif command.startswith("confirm-before"):
@@ -460,6 +494,8 @@ class AttachedClient:
                 table[binding.key] = (
                     self._ask_session_name if session else self._ask_window_name
                 )
+            else:  # any other command runs as the command prompt would run it
+                table[binding.key] = functools.partial(self._run, *shlex.split(command))
         return table
 
     def _command_line(self, line: str) -> None:
@@ -514,6 +550,24 @@ class AttachedClient:
 
         self._spawn(run())  # which redraws the client once the command is done
 
+    def display_panes(self, duration: float = DISPLAY_PANES_TIME) -> None:
+        """display-panes: the panes' numbers over them for `duration` seconds, or until a
+        key: a digit selects that pane, as tmux's."""
+        if self._pane_numbers_timer is not None:
+            self._pane_numbers_timer.cancel()
+        self._pane_numbers = True
+        loop = asyncio.get_running_loop()
+        self._pane_numbers_timer = loop.call_later(duration, self._hide_pane_numbers)
+        self._paint()
+
+    def _hide_pane_numbers(self) -> None:
+        if self._pane_numbers_timer is not None:
+            self._pane_numbers_timer.cancel()
+            self._pane_numbers_timer = None
+        if self._pane_numbers:
+            self._pane_numbers = False
+            self.relayout()  # the numbers covered pane cells: repaint them
+
     def show_message(self, message: str) -> None:
         """`message` in the status line for DISPLAY_TIME, as tmux's display-message."""
         self._message = message
@@ -525,15 +579,21 @@ class AttachedClient:
             self._message = ""
             self.app.invalidate()
 
-    def _dispatch(self, press: KeyPress) -> None:
-        """One key from the client: the prefix, a prefix binding, or the pane's."""
+    def _dispatch(self, press: KeyPress, name: str) -> None:
+        """One key from the client (`name`: tmux's name of it): the prefix, a prefix
+        binding, or the pane's."""
         if press.key is Keys.CPRResponse:
             return
         if press.key is Keys.BracketedPaste:
             pane = self._active()
             pane.write(encode_paste(press.data, _modes(pane)))
             return
-        name = _key_name(press)
+        if self._pane_numbers:
+            self._hide_pane_numbers()
+            panes = self.session.active_window.panes
+            if name.isdigit() and int(name) < len(panes):
+                self._run("select-pane", "-t", panes[int(name)].name)
+            return  # any other key just ends the display, as in tmux
         if self._view is not None:
             if self._view.key(name, self.size.rows - 1):
                 self._view = None

@@ -86,11 +86,12 @@ class Painter:
         self._placed.clear()
 
     def paint(
-        self, placements: Iterable[Placement], active: Pane | None, only: Pane | None = None
+        self, placements: Iterable[Placement], active: Pane | None, only: Pane | None = None,
+        overlay: str = "",
     ) -> None:
         """Bring every placed pane (or only the placed pane `only`) up to date on the
-        terminal, then put the cursor on the active pane's. Panes left out keep their
-        damage for the next paint."""
+        terminal, write `overlay` over them (display-panes' numbers), then put the cursor
+        on the active pane's. Panes left out keep their damage for the next paint."""
         out: list[str] = []
         placed = {placement.pane: placement for placement in placements}
         if only is None:
@@ -102,6 +103,8 @@ class Painter:
         for placement in placed.values():
             if only is None or placement.pane is only:
                 self._paint_pane(placement, out)
+        if overlay:
+            out.append(overlay)
         output = self._output
         output.hide_cursor()
         if out:

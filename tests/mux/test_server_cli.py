@@ -305,10 +305,22 @@ LAYOUT_STEPS = [
     ["kill-pane", "-t", ":0.1"], ["resize-pane", "-R", "7"], ["select-layout", "-p"],
     ["select-layout", "main-horizontal"], ["split-window", "-h"], ["kill-pane", "-t", ":0.0"],
 ]
-PANES = "#{pane_index} #{pane_left},#{pane_top} #{pane_width}x#{pane_height} #{pane_active}"
+MOVE_STEPS = [
+    ["split-window", "-h"], ["split-window", "-v"], ["swap-pane", "-U"], ["swap-pane", "-D"],
+    ["swap-pane", "-d", "-D"], ["swap-pane", "-s", "s:0.0", "-t", ":0.2"], ["rotate-window"],
+    ["rotate-window", "-D"], ["select-pane", "-t", ":0.1"], ["rotate-window", "-U"],
+    ["swap-pane", "-d", "-U"], ["split-window", "-h"], ["swap-pane", "-s", "s:0.1", "-t", ":0.3"],
+    ["select-layout", "tiled"], ["rotate-window", "-D"], ["swap-pane", "-t", ":0.0"],
+]
+PANES = (
+    "#{pane_index} #{pane_id} #{pane_left},#{pane_top} #{pane_width}x#{pane_height} "
+    "#{pane_active}"
+)
 
 
-@pytest.mark.parametrize("steps", [SPLIT_STEPS, LAYOUT_STEPS], ids=["splits", "layouts"])
+@pytest.mark.parametrize(
+    "steps", [SPLIT_STEPS, LAYOUT_STEPS, MOVE_STEPS], ids=["splits", "layouts", "moves"]
+)
 def test_splits_layouts_and_pane_selection_match_tmux(
     termhost: Termhost, steps: list[list[str]]
 ) -> None:
@@ -331,6 +343,57 @@ def test_splits_layouts_and_pane_selection_match_tmux(
             assert ours == theirs, f"after {' '.join(step)}"
     finally:
         subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
+
+
+def test_break_and_join_pane_move_panes_between_windows_as_tmux(termhost: Termhost) -> None:
+    # Which pane is in which window and place, and which are active, after each step,
+    # in tmux and in termhost. (join-pane's sizes are split-window's arithmetic here;
+    # tmux's differ, so sizes are not compared.)
+    tmux = ["tmux", "-L", f"termhost-move-{os.getpid()}", "-f", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    shape = "#{window_index}.#{pane_index} #{pane_id} #{pane_active}#{window_active}"
+    steps = [
+        ["split-window", "-t", "s"], ["split-window", "-t", "s"], ["break-pane", "-s", "s:0.2"],
+        ["break-pane", "-d", "-n", "named", "-s", "s:0.1"],
+        ["join-pane", "-s", "s:1", "-t", "s:0.0"],
+        ["join-pane", "-h", "-s", "s:2", "-t", "s:0.1"],
+        ["move-pane", "-d", "-s", "s:0.0", "-t", "s:0.2"],
+        ["break-pane", "-s", "s:0.0", "-t", "s:5"],
+    ]
+
+    def in_tmux(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*tmux, *args], env=env, capture_output=True, text=True,
+                              check=check, timeout=10)
+
+    in_tmux("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 100")
+    termhost("new-session", "-d", "-s", "s", "-x", "80", "-y", "24", "sleep 100")
+    try:
+        for step in steps:
+            command = [*step, "sleep 100"] if step[0] == "split-window" else step
+            in_tmux(*command)
+            termhost(*command)
+            ours = termhost("list-panes", "-s", "-t", "s", "-F", shape).stdout
+            theirs = in_tmux("list-panes", "-s", "-t", "s", "-F", shape).stdout
+            assert ours == theirs, f"after {' '.join(step)}"
+            if "-n" in step:
+                names = termhost("list-windows", "-t", "s", "-F", "#{window_name}").stdout
+                assert "named\n" in names
+        for bad in (["join-pane", "-s", "s:0.0", "-t", "s:0.0"], ["swap-pane", "-t", "%99"],
+                    ["break-pane", "-s", "s:0.0", "-t", "s:5"],
+                    ["break-pane", "-s", "s:0.0", "-t", "s:x"]):
+            theirs_failed = in_tmux(*bad, check=False)
+            ours_failed = termhost(*bad, check=False)
+            assert (ours_failed.returncode, ours_failed.stderr) == (
+                theirs_failed.returncode, theirs_failed.stderr), bad
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
+
+
+def test_select_pane_T_names_the_pane(termhost: Termhost) -> None:
+    termhost("new-session", "-d", "-s", "t", "sleep 100")
+    termhost("select-pane", "-t", "t", "-T", "my title")
+    shown = termhost("display-message", "-p", "-t", "t", "#{pane_title}").stdout
+    assert shown == "my title\n"
 
 
 def _targeted(command: list[str]) -> list[str]:

@@ -485,6 +485,38 @@ def test_prefix_space_cycles_layouts_and_prefix_ctrl_arrows_resize(env: dict[str
     asyncio.run(scenario())
 
 
+def test_prefix_keys_that_move_panes_and_show_their_numbers(env: dict[str, str]) -> None:
+    def panes() -> str:
+        return termhost(env, "list-panes", "-s", "-t", "mv", "-F",
+                        "#{window_index}.#{pane_index}:#{pane_id}#{?pane_active,*,}")
+
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "mv", cols=80, rows=25)
+        await outer.see(lambda s: "[mv]" in s[-1], "the status bar")
+        outer.type(b"\x02%")
+        await outer.see(lambda _: panes() == "0.0:%0\n0.1:%1*\n", "two panes")
+        outer.type(b"\x02{")  # swap-pane -U: the active pane trades places, stays active
+        await outer.see(lambda _: panes() == "0.0:%1*\n0.1:%0\n", "swapped")
+        outer.type(b"\x02\x0f")  # C-o: rotate-window, the active place stays active
+        await outer.see(lambda _: panes() == "0.0:%0*\n0.1:%1\n", "rotated")
+        outer.type(b"\x02q")  # display-panes: the numbers over the panes
+        screen = await outer.see(
+            lambda s: s[12].split() == ["0", "│", "1"], "pane numbers in the middle of each pane")
+        assert screen[12].index("0") < 40 < screen[12].index("1")
+        outer.type(b"1")  # a digit selects that pane and ends the display
+        await outer.see(lambda _: panes() == "0.0:%0\n0.1:%1*\n", "pane 1 selected")
+        await outer.see(lambda s: s[12].split() == ["│"], "the numbers gone")
+        outer.type(b"\x02\x1b2")  # M-2: even-vertical
+        await outer.see(lambda _: termhost(env, "display", "-p", "-t", "mv",
+                                           "#{pane_width}") == "80\n", "even-vertical")
+        outer.type(b"\x02!")  # break-pane: the active pane in a window of its own
+        await outer.see(lambda _: panes() == "0.0:%0*\n1.0:%1*\n", "broken out")
+        await outer.see(lambda s: "1:" in s[-1] and "0:" in s[-1], "both windows listed")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
 def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
     env: dict[str, str],
 ) -> None:

@@ -1,5 +1,6 @@
 """Pane verbs: send-keys, capture-pane, display-message, split-window, select-pane,
-resize-pane, respawn-pane, kill-pane, list-panes."""
+resize-pane, respawn-pane, kill-pane, list-panes, and the ones that move panes:
+break-pane, join-pane (move-pane), swap-pane, rotate-window."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from termhost.mux.commands import (
     Result,
     command,
     find_pane,
+    find_session,
     size_arg,
     variables,
 )
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
-from termhost.mux.model import DOWN, LEFT, RIGHT, UP
+from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
+from termhost.mux.pane import Pane
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
 
 
@@ -206,11 +209,109 @@ _DIRECTIONS = {"L": LEFT, "R": RIGHT, "U": UP, "D": DOWN}
 
 @command("select-pane")
 async def select_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-T sets the pane's title (#{pane_title}) until the program sets another (OSC 2)."""
     session, window, pane = find_pane(context.server, flags.get("t"))
+    if "T" in flags:
+        pane.terminal.screen.title = flags["T"]
+        context.server.refresh(session)
+        return Result()
     for flag, direction in _DIRECTIONS.items():
         if flag in flags:
             pane = window.neighbour(pane, direction)
     session.select(window)
     window.select(pane)
     context.server.refresh(session)
+    return Result()
+
+
+def _source(context: Context, flags: dict[str, str]) -> tuple[Session, Window, Pane]:
+    """-s: the pane moved; by default the current pane (of the asking client's session)."""
+    if "s" in flags:
+        return find_pane(context.server, flags["s"])
+    session = context.session
+    return find_pane(context.server, f"${session.id}" if session is not None else None)
+
+
+@command("break-pane")
+async def break_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The pane leaves for a window of its own: in the -t session, at the -t index if
+    one is given (it must be free, as tmux says), selected unless -d."""
+    session, window, pane = _source(context, flags)
+    target = flags.get("t")
+    to = find_session(context.server, target) if target else session
+    index = None
+    if target and ":" in target and target.split(":", 1)[1]:
+        spec = target.split(":", 1)[1]
+        if not spec.isdigit():
+            raise CommandError(f"can't find window: {spec}")
+        index = int(spec)
+        if any(w.index == index for w in to.windows):
+            raise CommandError(f"index in use: {index}")
+    context.server.break_pane(session, window, pane, to, index, flags.get("n"),
+                              select="d" not in flags)
+    return Result()
+
+
+@command("join-pane")
+async def join_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The -s pane splits the -t pane's cell (below it, -h beside it), as split-window
+    would with a new pane; its old window closes if it was the last pane there."""
+    session, window, pane = _source(context, flags)
+    to, into, target = find_pane(context.server, flags.get("t"))
+    if pane is target:
+        raise CommandError("source and target panes must be different")
+    size, percentage = _split_size(flags)
+    try:
+        context.server.join_pane(
+            session, window, pane, to, into, target, horizontal="h" in flags, size=size,
+            percentage=percentage, before="b" in flags, select="d" not in flags,
+        )
+    except LayoutError as error:
+        raise CommandError(f"create pane failed: {error}") from None
+    return Result()
+
+
+@command("move-pane")
+async def move_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """movep: join-pane under its other name, as in tmux."""
+    return await join_pane(context, flags, args)
+
+
+@command("swap-pane")
+async def swap_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-s and -t trade places; -U/-D swap the -t pane with the one before/after it
+    (wrapping), as C-b { and C-b } do."""
+    other_session, other_window, other = find_pane(context.server, flags.get("t"))
+    if "U" in flags or "D" in flags:
+        session, window = other_session, other_window
+        panes = window.panes
+        step = -1 if "U" in flags else 1
+        pane = panes[(panes.index(other) + step) % len(panes)]
+    else:
+        session, window, pane = _source(context, flags)
+    if pane is other:
+        return Result()  # tmux: nothing to do
+    context.server.swap_panes(session, window, pane, other_session, other_window, other,
+                              keep_active="d" in flags)
+    return Result()
+
+
+@command("rotate-window")
+async def rotate_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    context.server.rotate_window(session, window, down="D" in flags)
+    return Result()
+
+
+@command("display-panes")
+async def display_panes(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The pane numbers over the panes of the session's attached clients for -d
+    milliseconds (1000); a digit typed meanwhile selects that pane."""
+    session = find_session(context.server, flags.get("t"))
+    duration = flags.get("d", "1000")
+    if not duration.isdigit():
+        raise CommandError(f"duration is invalid: {duration}")
+    for client in context.server.clients:
+        if client.session is session:
+            client.display_panes(int(duration) / 1000)
     return Result()
