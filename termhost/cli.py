@@ -52,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.verb is None:
         args.verb = "new-session"  # as tmux: a new session, attached
+    if args.verb == "themes":  # files only: no server to start or ask
+        from termhost import themes_cli
+
+        return themes_cli.main(args.arguments)
     from termhost.mux import client, paths, verbs
 
     if verbs.lookup(args.verb) is None:
