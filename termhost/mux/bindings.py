@@ -75,6 +75,12 @@ PREFIX_TABLE: tuple[Binding, ...] = (
             "Rotate through the panes in reverse"),
     Binding("q", "display-panes",
             "Display pane numbers"),
+    Binding("]", "paste-buffer -p",
+            "Paste the most recent paste buffer"),
+    Binding("#", "list-buffers",
+            "List all paste buffers"),
+    Binding("-", "delete-buffer",
+            "Delete the most recent paste buffer"),
     *(Binding(f"M-{number}", f"select-layout {name}", f"Set the {name} layout")
       for number, name in enumerate(
           ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"),

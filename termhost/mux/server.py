@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from termhost.mux import layout
 from termhost.mux.bindings import KeyTable
+from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, run_command
 from termhost.mux.layout import Cell
@@ -73,6 +74,7 @@ class Server:
         self._done = asyncio.Event()
         self._commands_running = 0
         self.key_table = KeyTable()
+        self.buffers = PasteBuffers()
         """The prefix bindings, as bind-key and unbind-key left them."""
         self.channels: dict[str, Channel] = {}
         """wait-for's channels, by name."""

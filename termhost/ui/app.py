@@ -474,6 +474,7 @@ class AttachedClient:
             "select-pane -R": lambda: self._select_neighbour(RIGHT),
             "next-layout": lambda: self._run("next-layout"),
             "display-panes": self.display_panes,
+            "list-buffers": lambda: self._run("list-buffers", view=True),
             **{f"resize-pane -{d}": functools.partial(self._run, "resize-pane", f"-{d}")
                for d in "UDLR"},
         }
@@ -537,15 +538,18 @@ class AttachedClient:
         self._prompt = prompt
         self.app.invalidate()
 
-    def _run(self, *argv: str) -> None:
+    def _run(self, *argv: str, view: bool = False) -> None:
         """A tmux command line on behalf of this client; its error (or the first line it
-        prints) goes to the status line for DISPLAY_TIME, as tmux shows it."""
+        prints) goes to the status line for DISPLAY_TIME, as tmux shows it; with `view`
+        what it prints is shown in a view over the panes (list-buffers, as tmux)."""
 
         async def run() -> None:
             context = Context(self.server, self._env(), session=self.session)
             result = await run_command(context, list(argv))
             output = result.stderr if result.status else result.stdout
-            if output.strip():
+            if view and not result.status:
+                self._open_view(output.splitlines())
+            elif output.strip():
                 self.show_message(output.strip().splitlines()[0])
 
         self._spawn(run())  # which redraws the client once the command is done

@@ -571,3 +571,41 @@ def test_everything_a_program_wrote_before_it_ended_is_shown(termhost: Termhost)
         rows = termhost("capture-pane", "-p", "-t", f"tail:{window}").stdout.split("\n")
         shown = [row for row in rows if row]
         assert shown[-2:-1] == ["300000"], shown[-3:]
+
+
+def test_paste_buffers_behave_as_tmux(termhost: Termhost, tmp_path: Path) -> None:
+    # The same buffer commands in tmux and termhost: the same output, errors and status.
+    tmux = ["tmux", "-L", f"termhost-buf-{os.getpid()}", "-f", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    saved = tmp_path / "saved.txt"
+    steps = [
+        ["show-buffer"], ["delete-buffer"], ["paste-buffer", "-t", "b"], ["show-buffer", "-b", "x"],
+        ["set-buffer"], ["set-buffer", "hello"], ["set-buffer", "-b", "named", "two\nlines"],
+        ["set-buffer", "-a", "-b", "named", " more"], ["list-buffers"], ["show-buffer"],
+        ["show-buffer", "-b", "named"], ["set-buffer", "-b", "named", "-n", "renamed"],
+        ["list-buffers", "-F", "#{buffer_name}:#{buffer_size}:#{buffer_sample}"],
+        ["save-buffer", "-b", "renamed", str(saved)], ["load-buffer", "-b", "loaded", str(saved)],
+        ["load-buffer", "/nonexistent"], ["save-buffer", "/nonexistent/dir/x"],
+        ["delete-buffer", "-b", "loaded"], ["delete-buffer", "-b", "loaded"], ["list-buffers"],
+    ]
+
+    def in_tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*tmux, *args], env=env, capture_output=True, text=True,
+                              timeout=10, check=False)
+
+    in_tmux("new-session", "-d", "-s", "b", "-x", "40", "-y", "5", "cat")
+    termhost("new-session", "-d", "-s", "b", "-x", "40", "-y", "5", "cat")
+    try:
+        for step in steps:
+            theirs, ours = in_tmux(*step), termhost(*step, check=False)
+            assert (ours.returncode, ours.stdout, ours.stderr) == (
+                theirs.returncode, theirs.stdout, theirs.stderr), step
+        # paste-buffer types the text, a newline as Enter; capture-pane without -p fills one.
+        termhost("paste-buffer", "-t", "b", "-b", "renamed")
+        wait_until(lambda: termhost.screen("b").count("two") == 2, what="the paste, echoed")
+        assert "lines more" in termhost.screen("b")
+        termhost("capture-pane", "-t", "b", "-b", "cap")
+        shown = termhost("capture-pane", "-p", "-t", "b").stdout
+        assert termhost("show-buffer", "-b", "cap").stdout == shown
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)

@@ -517,6 +517,22 @@ def test_prefix_keys_that_move_panes_and_show_their_numbers(env: dict[str, str])
     asyncio.run(scenario())
 
 
+def test_prefix_bracket_pastes_and_hash_lists_the_buffers(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "pb", "cat", cols=60, rows=10)
+        await outer.see(lambda s: "[pb]" in s[-1], "the status bar")
+        termhost(env, "set-buffer", "-b", "mine", "pasted text")
+        outer.type(b"\x02]")  # paste-buffer -p: the most recent buffer, typed
+        await outer.see(lambda s: s[0] == "pasted text", "the paste")
+        outer.type(b"\x02#")  # list-buffers, in a view over the panes
+        await outer.see(lambda s: s[0].startswith('mine: 11 bytes: "pasted text"'), "the list")
+        outer.type(b"q")
+        await outer.see(lambda s: s[0] == "pasted text", "the pane again")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
 def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
     env: dict[str, str],
 ) -> None:

@@ -246,6 +246,7 @@ def one_name(args: list[str], verb: str) -> str:
 
 # The verbs, a module per kind of object, each registering its own with @command.
 from termhost.mux.commands import (  # noqa: E402  (they use what is defined above)
+    buffers,
     keys,
     layouts,
     panes,
@@ -255,4 +256,4 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["keys", "layouts", "panes", "scripts", "sessions", "settings", "windows"]
+__all__ += ["buffers", "keys", "layouts", "panes", "scripts", "sessions", "settings", "windows"]

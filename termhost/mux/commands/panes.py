@@ -42,8 +42,6 @@ async def send_keys(context: Context, flags: dict[str, str], args: list[str]) ->
 
 @command("capture-pane")
 async def capture_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    if "p" not in flags:
-        raise CommandError("capture-pane needs -p until paste buffers exist")
     _, _, pane = find_pane(context.server, flags.get("t"))
     terminal = pane.terminal
     history = terminal.history
@@ -68,7 +66,11 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
         else:
             out.append(text)
         joining = "J" in flags and wrapped[index]
-    return Result(stdout="".join(line + "\n" for line in out))
+    text = "".join(line + "\n" for line in out)
+    if "p" not in flags:  # into a paste buffer, as tmux
+        context.server.buffers.set(text.encode(), flags.get("b"))
+        return Result()
+    return Result(stdout=text)
 
 
 def _line(value: str | None, top: int, default: int, count: int) -> int:

@@ -1,0 +1,127 @@
+"""Paste buffer verbs: set-buffer, show-buffer, list-buffers, delete-buffer,
+paste-buffer, save-buffer, load-buffer (the buffers themselves: mux/buffers.py)."""
+
+from __future__ import annotations
+
+import os
+
+from termhost.mux.buffers import Buffer, PasteBuffers, sample
+from termhost.mux.commands import CommandError, Context, Result, command, find_pane
+from termhost.mux.formats import expand
+from termhost.terminal.keys import PASTE_END, PASTE_START
+
+_LIST_FORMAT = '#{buffer_name}: #{buffer_size} bytes: "#{buffer_sample}"'
+
+
+def _buffer(buffers: PasteBuffers, name: str | None) -> Buffer:
+    """-b NAME, or the most recent buffer; tmux's messages when there is none."""
+    buffer = buffers.get(name)
+    if buffer is None:
+        raise CommandError(f"no buffer {name}" if name is not None else "no buffers")
+    return buffer
+
+
+@command("set-buffer")
+async def set_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A new buffer, or -b's replaced (-a: appended to); -n renames -b's (or the
+    most recent)."""
+    buffers = context.server.buffers
+    if "n" in flags:
+        buffers.rename(_buffer(buffers, flags.get("b")), flags["n"])
+        if not args:
+            return Result()
+    if len(args) != 1:
+        raise CommandError("no data specified")
+    if not args[0] and "b" not in flags:
+        return Result()  # tmux makes no empty automatic buffer
+    buffers.set(args[0].encode("utf-8", "surrogateescape"), flags.get("b"),
+                append="a" in flags)
+    return Result()
+
+
+@command("show-buffer")
+async def show_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    buffer = _buffer(context.server.buffers, flags.get("b"))
+    return Result(stdout=buffer.data.decode("utf-8", "surrogateescape"))
+
+
+@command("list-buffers")
+async def list_buffers(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    template = flags.get("F", _LIST_FORMAT)
+    return Result(stdout="".join(
+        expand(template, {
+            "buffer_name": buffer.name,
+            "buffer_size": str(len(buffer.data)),
+            "buffer_sample": sample(buffer.data),
+            "buffer_created": str(int(buffer.created)),
+        }) + "\n"
+        for buffer in context.server.buffers.all()
+    ))
+
+
+@command("delete-buffer")
+async def delete_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    buffers = context.server.buffers
+    name = flags.get("b")
+    buffer = buffers.get(name)
+    if buffer is None:  # tmux's words, which differ from the other verbs'
+        raise CommandError(f"unknown buffer: {name}" if name is not None else "no buffer")
+    buffers.delete(buffer)
+    return Result()
+
+
+@command("paste-buffer")
+async def paste_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Into the pane as if typed: each newline becomes -s (a carriage return, -r
+    keeps newlines), bracketed (-p) if the program asked for it; -d deletes the
+    buffer afterwards. With no buffers, nothing (tmux says nothing either)."""
+    _, _, pane = find_pane(context.server, flags.get("t"))
+    buffers = context.server.buffers
+    name = flags.get("b")
+    buffer = buffers.get(name)
+    if buffer is None:
+        if name is not None:
+            raise CommandError(f"no buffer {name}")
+        return Result()
+    separator = flags.get("s", "\n" if "r" in flags else "\r").encode()
+    data = buffer.data.replace(b"\n", separator)
+    if "p" in flags and pane.terminal.screen.bracketed_paste:
+        while PASTE_END in data:  # pasted text must not end the bracket early
+            data = data.replace(PASTE_END, b"")
+        data = PASTE_START + data + PASTE_END
+    pane.write(data)
+    if "d" in flags:
+        buffers.delete(buffer)
+    return Result()
+
+
+@command("save-buffer")
+async def save_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if len(args) != 1:
+        raise CommandError("usage: save-buffer [-a] [-b buffer-name] path")
+    buffer = _buffer(context.server.buffers, flags.get("b"))
+    path = _path(context, args[0])
+    try:
+        with open(path, "ab" if "a" in flags else "wb") as file:
+            file.write(buffer.data)
+    except OSError as error:
+        raise CommandError(f"{args[0]}: {error.strerror}") from None
+    return Result()
+
+
+@command("load-buffer")
+async def load_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    if len(args) != 1:
+        raise CommandError("usage: load-buffer [-b buffer-name] path")
+    try:
+        with open(_path(context, args[0]), "rb") as file:
+            data = file.read()
+    except OSError as error:
+        raise CommandError(f"{args[0]}: {error.strerror}") from None
+    context.server.buffers.set(data, flags.get("b"))
+    return Result()
+
+
+def _path(context: Context, path: str) -> str:
+    """A relative path is the client's, not the server's."""
+    return os.path.join(context.cwd or os.getcwd(), os.path.expanduser(path))
