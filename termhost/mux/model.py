@@ -33,6 +33,8 @@ class Window:
     """The active pane fills the window (C-b z, resize-pane -Z); the layout is kept."""
     preset: str | None = None
     """The select-layout preset last applied, where next-layout (C-b Space) goes on from."""
+    options: dict[str, str] = field(default_factory=dict)
+    """Window options set for this window alone (setw without -g): synchronize-panes."""
 
     def arrange(self, preset: str) -> None:
         """select-layout: the panes rearranged as `preset`, at the window's size."""

@@ -25,6 +25,9 @@ class Option:
     low: int = 0
     high: int = 2**31 - 1
     choices: tuple[str, ...] = ()
+    window: bool = False
+    """A window option: set without -g it applies to the target window only (its
+    global value is every other window's), as tmux's window options."""
 
 
 OPTIONS = {
@@ -37,6 +40,7 @@ OPTIONS = {
         Option("remain-on-exit", "off", "choice", choices=("off", "on", "failed")),
         Option("window-size", "latest", "choice",
                choices=("largest", "smallest", "manual", "latest")),
+        Option("synchronize-panes", "off", "choice", choices=("off", "on"), window=True),
     )
 }
 
@@ -57,7 +61,9 @@ class Options:
             raise OptionError(f"invalid option: {name}")
         return option
 
-    def set(self, name: str, value: str) -> None:
+    def check(self, name: str, value: str) -> str:
+        """`value` as stored for option `name` (on/off words made on/off), or the
+        OptionError tmux would give."""
         option = self._option(name)
         in_range = value.isdigit() and option.low <= int(value) <= option.high
         if option.kind == "number" and not in_range:
@@ -66,7 +72,13 @@ class Options:
             value = _FLAG_WORDS.get(value, value) if "on" in option.choices else value
             if value not in option.choices:
                 raise OptionError(f"unknown value: {value}")
-        self._values[name] = value
+        return value
+
+    def set(self, name: str, value: str) -> None:
+        self._values[name] = self.check(name, value)
+
+    def is_window_option(self, name: str) -> bool:
+        return self._option(name).window
 
     def reset(self, name: str) -> None:
         """set-option -u: back to the default."""

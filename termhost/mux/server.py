@@ -139,6 +139,15 @@ class Server:
                 else:
                     client.refresh(pane)
 
+    def refresh_all(self) -> None:
+        """Redraw every client (an option that shows changed)."""
+        for session in self.sessions.values():
+            self.refresh(session)
+
+    def window_option(self, window: Window, name: str) -> str:
+        """A window option's value for `window`: its own, else the global one."""
+        return window.options.get(name) or self.options.get(name)
+
     def resize_session(self, session: Session, cols: int, rows: int) -> None:
         """Every window's layout and every pane (TIOCSWINSZ) to cols x rows."""
         if (session.cols, session.rows) == (cols, rows):

@@ -80,8 +80,9 @@ VERBS = {
              "[-dpr] [-s separator] [-b buffer-name] [-t target-pane]"),
         Verb("save-buffer", ("saveb",), "ab:", "[-a] [-b buffer-name] path"),
         Verb("load-buffer", ("loadb",), "b:", "[-b buffer-name] path"),
-        Verb("set-option", ("set",), "gu", "[-gu] option [value]"),
-        Verb("set-window-option", ("setw",), "gu", "[-gu] option [value]"),
+        Verb("set-option", ("set",), "gt:u", "[-gu] [-t target-window] option [value]"),
+        Verb("set-window-option", ("setw",), "gt:u",
+             "[-gu] [-t target-window] option [value]"),
         Verb("show-options", ("show",), "gv", "[-gv] [option]"),
     )
 }

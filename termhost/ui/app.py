@@ -250,7 +250,7 @@ class AttachedClient:
         text = self._decoder.decode(data)
         if self._typing_only(text):
             # Plain typing: the parser would hand the pane these very bytes, key by key.
-            self._active().write(text.encode("utf-8", "surrogateescape"))
+            self._type(text.encode("utf-8", "surrogateescape"))
             return
         if "\x1b" in text:  # maybe the start of a sequence: a lone ESC is a key later
             if self._escape_timer is not None:
@@ -439,7 +439,9 @@ class AttachedClient:
             return [("class:status.prompt", self._message.ljust(self.size.columns))]
         session = self.session
         names = " ".join(
-            f"{w.index}:{w.name}{session.window_flags(w)}" for w in session.windows
+            f"{w.index}:{w.name}{session.window_flags(w)}"
+            + (" [sync]" if self.server.window_option(w, "synchronize-panes") == "on" else "")
+            for w in session.windows
         )
         right = f'"{socket.gethostname()}" {time.strftime("%H:%M %d-%b-%y")}'
         left = f"[{session.name}] {names}"
@@ -627,12 +629,24 @@ class AttachedClient:
         self.relayout()
 
     def _send_key(self, key: Keys | str, data: str) -> None:
-        pane = self._active()
         name = _SPECIAL_KEYS.get(key) if isinstance(key, Keys) else None
-        if name is not None:
-            pane.write(encode_key(name, _modes(pane)))
-        else:
-            pane.write(data.encode("utf-8", "surrogateescape"))
+        for pane in self._typed_into():
+            if name is not None:
+                pane.write(encode_key(name, _modes(pane)))
+            else:
+                pane.write(data.encode("utf-8", "surrogateescape"))
+
+    def _type(self, data: bytes) -> None:
+        for pane in self._typed_into():
+            pane.write(data)
+
+    def _typed_into(self) -> list[Pane]:
+        """The panes keys go to: the active one, or with synchronize-panes every live
+        pane of the window."""
+        window = self.session.active_window
+        if self.server.window_option(window, "synchronize-panes") == "on":
+            return [pane for pane in window.panes if not pane.dead]
+        return [window.active]
 
     def _active(self) -> Pane:
         return self.session.active_window.active

@@ -533,6 +533,25 @@ def test_prefix_bracket_pastes_and_hash_lists_the_buffers(env: dict[str, str]) -
     asyncio.run(scenario())
 
 
+def test_synchronize_panes_types_into_every_pane_of_that_window(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        outer = await client(env, "new-session", "-s", "sy", "cat", cols=60, rows=10)
+        await outer.see(lambda s: "[sy]" in s[-1], "the status bar")
+        termhost(env, "split-window", "-h", "-t", "sy", "cat")
+        termhost(env, "set-window-option", "-t", "sy:0", "synchronize-panes", "on")
+        await outer.see(lambda s: "[sync]" in s[-1], "the window marked in the status bar")
+        outer.type(b"both")
+        await outer.see(lambda s: s[0].split() == ["both", "│both"], "the keys in both panes")
+        termhost(env, "new-window", "-t", "sy", "cat")  # another window: not synchronized
+        await outer.see(lambda s: "1:" in s[-1], "the new window")
+        outer.type(b"one")
+        await outer.see(lambda s: s[0] == "one", "the keys in its one pane")
+        assert termhost(env, "show-options", "-v", "synchronize-panes") == "off\n"
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
 def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
     env: dict[str, str],
 ) -> None:
