@@ -41,6 +41,7 @@ OPTIONS = {
         Option("window-size", "latest", "choice",
                choices=("largest", "smallest", "manual", "latest")),
         Option("synchronize-panes", "off", "choice", choices=("off", "on"), window=True),
+        Option("mode-keys", "emacs", "choice", choices=("emacs", "vi")),
     )
 }
 

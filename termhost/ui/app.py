@@ -47,6 +47,8 @@ from termhost.mux.layout import Cell
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
 from termhost.mux.pane import Pane
 from termhost.terminal.keys import KeyModes, encode_key, encode_paste
+from termhost.ui import copy_view
+from termhost.ui.copy_mode import CopyMode
 from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.prompt import Prompt, ask, confirm
 from termhost.ui.viewer import TextView
@@ -212,6 +214,10 @@ class AttachedClient:
         self._keys = Vt100Parser(self._pressed.append)
         self._escape_timer: asyncio.TimerHandle | None = None
         self._prefixed = False  # the prefix key was pressed: the next key is a binding
+        self._copy: CopyMode | None = None
+        """Copy mode (C-b [) over `_copy_pane`, which it shows frozen in its place."""
+        self._copy_pane: Pane | None = None
+        self._copy_rows: list[list[str]] = []
         self._pane_numbers = False
         """display-panes (C-b q): each pane's number shown over it; a digit selects."""
         self._pane_numbers_timer: asyncio.TimerHandle | None = None
@@ -271,6 +277,7 @@ class AttachedClient:
             and self._prompt is None
             and self._view is None
             and not self._pane_numbers
+            and self._copy is None
             and self._escape_timer is None
             and not self._pressed
             and bool(self.session.windows)
@@ -304,8 +311,8 @@ class AttachedClient:
         made meanwhile share the paint."""
         if not self._drawn:
             return  # the first frame paints everything
-        if pane is not None and pane not in self._visible_panes():
-            return  # in another window: nothing to show
+        if pane is not None and (pane not in self._visible_panes() or pane is self._copy_pane):
+            return  # in another window, or frozen in copy mode: nothing to show
         loop = asyncio.get_running_loop()
         interactive = self._output_since_paint(pane) < INTERACTIVE_BYTES
         if interactive and pane is not None:
@@ -331,7 +338,14 @@ class AttachedClient:
         return self.session.active_window.panes if self.session.windows else []
 
     def relayout(self) -> None:
-        """Panes or windows came or went: rebuild the layout, then redraw everything."""
+        """Panes or windows came or went: rebuild the layout, then redraw everything.
+        Copy mode ends if its pane went, left the window or changed size."""
+        pane, mode = self._copy_pane, self._copy
+        if pane is not None and mode is not None and (
+            pane.closed or pane is not self.session.active_window.active
+            or (pane.terminal.cols, pane.terminal.rows) != (mode.width, mode.height)
+        ):
+            self._copy = self._copy_pane = None
         self.app.layout = Layout(self._container())
         self.painter.forget()
         self.app.invalidate()
@@ -372,6 +386,11 @@ class AttachedClient:
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
         overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
+        copying = next((p for p in placements if p.pane is self._copy_pane), None)
+        if copying is not None and self._copy is not None:
+            # The frozen view in the pane's place; its live output waits underneath.
+            placements.remove(copying)
+            overlay = copy_view.frame(self._copy, self._copy_rows, copying) + overlay
         self.painter.paint(placements, window.active, only, overlay)
 
     def _cursor_left_at(self, point: Point) -> None:
@@ -476,6 +495,8 @@ class AttachedClient:
             "select-pane -R": lambda: self._select_neighbour(RIGHT),
             "next-layout": lambda: self._run("next-layout"),
             "display-panes": self.display_panes,
+            "copy-mode": self.copy_mode,
+            "copy-mode -u": lambda: self.copy_mode(page_up=True),
             "list-buffers": lambda: self._run("list-buffers", view=True),
             **{f"resize-pane -{d}": functools.partial(self._run, "resize-pane", f"-{d}")
                for d in "UDLR"},
@@ -556,6 +577,59 @@ class AttachedClient:
 
         self._spawn(run())  # which redraws the client once the command is done
 
+    def copy_mode(self, *, page_up: bool = False) -> None:
+        """copy-mode (C-b [): the active pane's scrollback and screen, frozen, to move
+        over, search, select and copy into a paste buffer (-u: a page up at once)."""
+        pane = self._active()
+        if self._copy is None or self._copy_pane is not pane:
+            rows, wrapped = copy_view.snapshot(pane.terminal)
+            screen = pane.terminal.screen
+            cursor = (min(screen.cursor.x, pane.terminal.cols - 1), screen.cursor.y)
+            self._copy = CopyMode(rows, wrapped, pane.terminal.rows, cursor,
+                                  keys=self.server.options.get("mode-keys"))
+            self._copy_pane, self._copy_rows = pane, rows
+        if page_up:
+            self._copy.press("PageUp")
+        self._paint()
+
+    def _copy_key(self, name: str) -> None:
+        mode = self._copy
+        assert mode is not None
+        action = mode.press("Space" if name == " " else name)
+        if action is not None and action.kind == "copy":
+            self.server.buffers.set(action.text.encode("utf-8", "surrogateescape"))
+        if action is not None and action.kind in ("copy", "exit"):
+            self._leave_copy_mode()
+            return
+        if action is not None and action.kind == "prompt":
+            forward = action.text != "search-backward"
+            label = {"search-forward": "(search down) ", "search-backward": "(search up) ",
+                     "goto-line": "(goto line) "}.get(action.text, action.text + " ")
+            self._open(Prompt(label, "", functools.partial(self._copy_answer, action.text,
+                                                           forward)))
+            return
+        if mode.message:
+            self.show_message(mode.message)
+        self._paint()
+
+    def _copy_answer(self, prompt: str, forward: bool, answer: str) -> None:
+        mode = self._copy
+        if mode is None or not answer:
+            return
+        if prompt == "goto-line":
+            if answer.isdigit():
+                mode.goto_line(int(answer))
+        else:
+            mode.search(answer, forward)
+        if mode.message:
+            self.show_message(mode.message)
+        self._paint()
+
+    def _leave_copy_mode(self) -> None:
+        self._copy = self._copy_pane = None
+        self._copy_rows = []
+        self.relayout()  # the pane as it is now, live again
+
     def display_panes(self, duration: float = DISPLAY_PANES_TIME) -> None:
         """display-panes: the panes' numbers over them for `duration` seconds, or until a
         key: a digit selects that pane, as tmux's."""
@@ -610,6 +684,9 @@ class AttachedClient:
             if self._prompt.key(name):
                 self._prompt = None
             self.app.invalidate()
+            return
+        if self._copy is not None and not self._prefixed and name != PREFIX:
+            self._copy_key(name)
             return
         if self._prefixed:
             self._prefixed = False

@@ -552,6 +552,32 @@ def test_synchronize_panes_types_into_every_pane_of_that_window(env: dict[str, s
     asyncio.run(scenario())
 
 
+def test_copy_mode_scrolls_searches_selects_and_copies(env: dict[str, str]) -> None:
+    async def scenario() -> None:
+        termhost(env, "new-session", "-d", "-s", "cm", "-x", "40", "-y", "10",
+                 "seq 1 100; exec cat")
+        termhost(env, "set", "-g", "mode-keys", "vi")
+        outer = await client(env, "attach", "-t", "cm", cols=40, rows=11)
+        await outer.see(lambda s: s[8] == "100", "the end of the output")
+        outer.type(b"\x02[")
+        await outer.see(lambda s: s[0].endswith("[0/91]"), "the position indicator")
+        outer.type(b"kkk")  # up three lines: the view follows once the cursor leaves it
+        await outer.see(lambda s: s[0].endswith("[0/91]"), "still at the bottom")
+        outer.type(b"g")  # the top of the history
+        await outer.see(lambda s: s[0].startswith("1 ") and s[0].endswith("[91/91]"),
+                        "the first line")
+        outer.type(b"/57\r")  # search down: the view moves to the match
+        await outer.see(lambda s: any(line.startswith("57") for line in s[:10]), "57")
+        outer.type(b"0v$y")  # select the line and copy it: copy mode ends
+        await outer.see(lambda s: s[8] == "100" and "[" not in s[0], "the live pane again")
+        assert termhost(env, "show-buffer") == "57"
+        outer.type(b"\x02]")  # and paste it into cat
+        await outer.see(lambda s: s[9] == "57", "the copied line pasted, typed into cat")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
 def test_a_client_whose_output_is_not_its_terminal_gets_it_relayed(
     env: dict[str, str],
 ) -> None:

@@ -1,0 +1,710 @@
+"""Copy mode: a cursor over a frozen copy of a pane's lines, to search, select and copy,
+as tmux's copy mode (`C-b [`) gives it.
+
+The model only (no drawing, no key reading, no clipboard), so that every key's behaviour
+is tested as data in and state out: the client draws `top`, `cursor`, `selection_spans`
+and `match_spans`, and routes keys to `press`. As in tmux, a key names one of tmux's
+copy-mode commands (`_COMMANDS`: `send -X NAME`), so a tmux user's habits carry over.
+
+Departures from tmux 3.3, on purpose: in vi, `$` and `l` stop on the last non-blank cell
+rather than one past it, so a vi copy never ends in a newline; search is for plain text
+(tmux's takes a regular expression), with smart case.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Literal, NamedTuple
+
+__all__ = ["Action", "CopyMode", "Match", "Position"]
+
+Position = tuple[int, int]
+"""(x, y) of a cell, y counted in lines from the oldest line of history."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the client must do after a key: leave copy mode, copy `text` and leave, or
+    prompt for a string (`text` names the prompt: search-forward, search-backward or
+    goto-line) and then call `CopyMode.search` or `CopyMode.goto_line`."""
+
+    kind: Literal["exit", "copy", "prompt"]
+    text: str = ""
+
+
+class Match(NamedTuple):
+    """A search match, from `start` up to `end` (exclusive) in reading order. A match can
+    run over a soft wrap, so `end` can be on a later line; its x can be the width."""
+
+    start: Position
+    end: Position
+
+    def covers(self, x: int, y: int) -> bool:
+        """Whether the cell (x, y) is part of this match: how the client tells the current
+        match's span among `match_spans`."""
+        return (self.start[1], self.start[0]) <= (y, x) < (self.end[1], self.end[0])
+
+
+_ALIASES = {" ": "Space", "C-Space": "C-@", "PageUp": "PPage", "PageDown": "NPage",
+            "escape": "Escape", "C-m": "Enter"}
+"""Other names of the same keys: tmux's own, and prompt_toolkit's `escape`."""
+
+_JUMPS = {"jump-forward": (1, False), "jump-backward": (-1, False),
+          "jump-to-forward": (1, True), "jump-to-backward": (-1, True)}
+"""Commands that take the next key as the character to jump to: (direction, whether to
+stop one cell short of it)."""
+
+_REVERSED = {"jump-forward": "jump-backward", "jump-backward": "jump-forward",
+             "jump-to-forward": "jump-to-backward", "jump-to-backward": "jump-to-forward"}
+
+_WHEEL_LINES = {"WheelUpPane": 5, "WheelDownPane": 5}
+"""tmux binds the wheel to `send -X -N 5 scroll-up` (and down)."""
+
+_COUNT_LIMIT = 99_999
+"""A repeat count stops growing here: more than any history, and no huge integers."""
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(value, high))
+
+
+def _content_length(row: Sequence[str]) -> int:
+    """Cells up to the last non-blank one: what tmux calls a line's length."""
+    length = len(row)
+    while length and row[length - 1] == " ":
+        length -= 1
+    return length
+
+
+def _word_class(glyph: str, spaces_only: bool) -> int:
+    """vi's kinds of character, whose boundaries word motions stop at: 0 blank, 1 word
+    (letters, digits, underscore), 2 other. W, B and E only tell blank from not."""
+    if glyph in (" ", ""):
+        return 0
+    if spaces_only or glyph[0].isalnum() or glyph[0] == "_":
+        return 1
+    return 2
+
+
+def _reading_order(match: Match) -> tuple[int, int]:
+    return match.start[1], match.start[0]
+
+
+def _fold(text: str) -> str:
+    """Lower case, one character for one, so that an index found in the result is an
+    index into `text` too (str.lower turns some characters into two)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+class CopyMode:
+    """A pane's lines frozen for copy mode, with a cursor, a view, a selection and a search.
+
+    `rows` is every line, history first, each a sequence of `width` glyphs (" " blank, ""
+    a wide character's right half); `wrapped[i]` says line i goes on in line i+1 (a soft
+    wrap). The view shows `height` lines from `top`, starting at the bottom with the
+    cursor on the pane's `cursor` (x, y on the screen: the last `height` lines).
+    """
+
+    def __init__(self, rows: Sequence[Sequence[str]], wrapped: Sequence[bool], height: int,
+                 cursor: tuple[int, int], *, keys: str = "vi") -> None:
+        if not rows or not rows[0]:
+            raise ValueError("copy mode needs at least one line, at least one cell wide")
+        if len(wrapped) != len(rows):
+            raise ValueError(f"copy mode got {len(rows)} lines but {len(wrapped)} wrap flags")
+        if keys not in ("vi", "emacs"):
+            raise ValueError(f"unknown mode-keys {keys!r}: use vi or emacs")
+        self._rows, self._wrapped = rows, wrapped
+        self._lengths = [_content_length(row) for row in rows]
+        self.width, self.height, self.keys = len(rows[0]), max(1, height), keys
+        self._table = _VI if keys == "vi" else _EMACS
+        self.top = self._history()
+        """Index in the rows of the first line the view shows."""
+        y = _clamp(self.top + cursor[1], 0, len(rows) - 1)
+        self.cursor: Position = (self._off_padding(_clamp(cursor[0], 0, self.width - 1), y), y)
+        self._goal_x, self._goal_end = self.cursor[0], False
+        self._anchor: Position | None = None
+        self._line_mode = self._rect = False
+        self._count = 0
+        self._awaiting: tuple[str, int] | None = None
+        self._last_jump: tuple[str, str] | None = None
+        self._search: tuple[str, bool] | None = None
+        self._matches: list[Match] = []
+        self._matches_on: dict[int, list[Match]] = {}
+        self.current_match: Match | None = None
+        """The match the last search or n/N went to."""
+        self.message: str | None = None
+        """What to tell the user after the last key or search, as tmux's status line does."""
+
+    # What the client reads.
+
+    def view_cursor(self) -> tuple[int, int]:
+        return self.cursor[0], self.cursor[1] - self.top
+
+    def position_indicator(self) -> str:
+        """tmux's top right corner: `[lines up from the bottom/history length]`, after a
+        search with `(N results) ` in front."""
+        history = self._history()
+        position = f"[{history - self.top}/{history}]"
+        return position if self._search is None else f"({len(self._matches)} results) {position}"
+
+    def selection_spans(self, y: int) -> list[tuple[int, int]]:
+        """Selected columns of line y, half-open. The copy is made from these, so what is
+        highlighted is what is copied; a wide character is in whole or not at all."""
+        if self._anchor is None:
+            return []
+        (start, first), (end, last) = self._ends()
+        if not first <= y <= last:
+            return []
+        if self._line_mode:
+            return [(0, self.width)]
+        if self._rect:
+            start, end = sorted((self._anchor[0], self.cursor[0]))
+        elif y != first:
+            start = 0
+        stop = self._past_end(end) if self._rect or y == last else self.width
+        start, stop = self._off_padding(start, y), self._past_padding(stop, y)
+        return [(start, stop)] if start < stop else []
+
+    def match_spans(self, y: int) -> list[tuple[int, int]]:
+        """Columns of line y in search matches, half-open, in order."""
+        return [self._match_span(match, y) for match in self._matches_on.get(y, ())]
+
+    # What the client calls.
+
+    def press(self, key: str) -> Action | None:
+        """Take one key by its tmux name; an Action when the client has something to do."""
+        self.message = None
+        key = _ALIASES.get(key, key)
+        if self._awaiting is not None:
+            name, count = self._awaiting
+            self._awaiting = None
+            char = " " if key == "Space" else key
+            if len(char) == 1:
+                self._last_jump = (name, char)
+                self._repeat(lambda: self._jump(name, char), count)
+            return None
+        digit = self._count_digit(key)
+        if digit is not None:
+            self._count = min(self._count * 10 + digit, _COUNT_LIMIT)
+            return None
+        count, self._count = max(1, self._count) * _WHEEL_LINES.get(key, 1), 0
+        name = self._table.get(key, "")
+        command = _COMMANDS.get(name)
+        if command is None:
+            return None
+        run = command.run
+        if run is None and name in _JUMPS:
+            self._awaiting = (name, count)
+        elif run is None:
+            return Action("prompt", name)
+        elif command.once:
+            action = run(self)
+            self._follow()
+            return action
+        else:
+            self._repeat(lambda: run(self), count)
+        return None
+
+    def search(self, pattern: str, forward: bool) -> bool:
+        """Go to the next match of `pattern` from the cursor, round the ends of the history
+        if need be; False, and the cursor left alone, when there is none. Matches may run
+        over soft wraps, as the text was one line before the pane wrapped it."""
+        self.message = None
+        if not pattern:
+            return False
+        self._search = (pattern, forward)
+        self._find_all(pattern)
+        found = self._search_next(forward)
+        self._follow()
+        return found
+
+    def goto_line(self, lines_up: int) -> None:
+        """Scroll the view to `lines_up` lines above the bottom (past the top or negative:
+        the top), the cursor keeping its row on the view, as tmux's goto-line."""
+        self.message = None
+        history = self._history()
+        row = self.cursor[1] - self.top
+        self.top = history - (lines_up if 0 <= lines_up <= history else history)
+        self._move_to_line(self.top + row)
+        self._follow()
+
+    # Keys and counts.
+
+    def _count_digit(self, key: str) -> int | None:
+        """The digit a key adds to the repeat count: vi 1-9, then 0 too; emacs M-1 to M-9,
+        then digits too."""
+        if self.keys == "emacs" and key[:2] == "M-":
+            key = key[2:]
+        elif self.keys == "emacs" and not self._count:
+            return None
+        if len(key) == 1 and key.isdigit() and key.isascii() and (key != "0" or self._count):
+            return int(key)
+        return None
+
+    def _repeat(self, step: Callable[[], object], count: int) -> None:
+        """Do `step` `count` times, the view following the cursor; stops early once a step
+        changes nothing, so a count larger than the history costs nothing."""
+        for _ in range(count):
+            before = (self.cursor, self.top)
+            step()
+            self._follow()
+            if (self.cursor, self.top) == before:
+                break
+
+    # Geometry of the lines.
+
+    def _history(self) -> int:
+        """Lines of history: also the largest `top`."""
+        return max(0, len(self._rows) - self.height)
+
+    def _continues(self, y: int) -> bool:
+        return y + 1 < len(self._rows) and bool(self._wrapped[y])
+
+    def _line_start(self, y: int) -> int:
+        """The first line of the logical line (soft wraps undone) that line y is part of."""
+        while y > 0 and self._continues(y - 1):
+            y -= 1
+        return y
+
+    def _line_end(self, y: int) -> int:
+        while self._continues(y):
+            y += 1
+        return y
+
+    def _past_end(self, x: int) -> int:
+        """Where a selection ending at column x stops: after x in vi, which includes the
+        cursor's cell, at x in emacs, which does not; but the last column has no cell after
+        it to put the cursor on, so a selection ending there includes it in emacs too."""
+        return x + 1 if self.keys == "vi" or x == self.width - 1 else x
+
+    def _off_padding(self, x: int, y: int) -> int:
+        """x, or the cell of the wide character whose right half x is."""
+        while x > 0 and self._rows[y][x] == "":
+            x -= 1
+        return x
+
+    def _past_padding(self, x: int, y: int) -> int:
+        while x < self.width and self._rows[y][x] == "":
+            x += 1
+        return x
+
+    def _limit(self, y: int) -> int:
+        """The rightmost cell the cursor goes to on line y: the last non-blank cell in vi
+        (a vi selection includes the cursor's cell), one past it in emacs (an emacs one
+        ends before it), and the last column while selecting a rectangle."""
+        if self._rect and self._anchor is not None:
+            x = self.width - 1
+        elif self.keys == "emacs":
+            x = min(self._lengths[y], self.width - 1)
+        else:
+            x = max(self._lengths[y] - 1, 0)
+        return self._off_padding(x, y)
+
+    def _last_slot(self, y: int) -> int:
+        """The last x word motions visit on line y: the blank after the text stands for
+        the line break (it can be x = width, past a full line); a wrapped line has none."""
+        return self.width - 1 if self._continues(y) else min(self._lengths[y], self.width)
+
+    def _glyph(self, at: Position) -> str:
+        x, y = at
+        return self._rows[y][x] if x < self.width else " "
+
+    def _step(self, at: Position, direction: int) -> Position | None:
+        """The next slot in reading order (previous if `direction` is -1), over the right
+        halves of wide characters; None past either end of the lines."""
+        x, y = at
+        while True:
+            x += direction
+            if x > self._last_slot(y):
+                if y + 1 == len(self._rows):
+                    return None
+                x, y = 0, y + 1
+            elif x < 0:
+                if y == 0:
+                    return None
+                y -= 1
+                x = self._last_slot(y)
+            if x >= self.width or self._rows[y][x] != "":
+                return x, y
+
+    def _skip(self, at: Position, direction: int, same: Callable[[Position], bool]) -> Position:
+        """From `at`, step while `same` holds: the first slot where it does not, or the
+        last slot of the lines."""
+        while same(at):
+            step = self._step(at, direction)
+            if step is None:
+                break
+            at = step
+        return at
+
+    def _extend(self, at: Position, direction: int, same: Callable[[Position], bool]) -> Position:
+        """From `at`, the farthest slot reached through slots where `same` holds."""
+        while (step := self._step(at, direction)) is not None and same(step):
+            at = step
+        return at
+
+    # The cursor and the view.
+
+    def _place(self, at: Position, *, to_end: bool = False) -> None:
+        """Put the cursor on `at`, within its line: a horizontal move, so it sets the column
+        vertical moves aim for (`to_end`: the end of whichever line, as after `$`)."""
+        x, y = at
+        if x >= self.width:
+            x, y = (0, y + 1) if y + 1 < len(self._rows) else (self.width - 1, y)
+        self._set_cursor((self._off_padding(min(x, self._limit(y)), y), y), to_end=to_end)
+
+    def _set_cursor(self, at: Position, *, to_end: bool = False) -> None:
+        self.cursor = at
+        self._goal_x, self._goal_end = at[0], to_end
+
+    def _move_to_line(self, y: int) -> None:
+        """A vertical move: the cursor to line y at the column it was last moved to
+        sideways, or the end of a shorter line, as tmux's copy mode keeps it."""
+        y = _clamp(y, 0, len(self._rows) - 1)
+        limit = self._limit(y)
+        x = limit if self._goal_end else min(self._goal_x, limit)
+        self.cursor = (self._off_padding(x, y), y)
+
+    def _follow(self) -> None:
+        """Scroll the view just enough to show the cursor."""
+        y = self.cursor[1]
+        self.top = _clamp(self.top, y - self.height + 1, y)
+
+    # Commands: each is one of tmux's copy-mode commands, named in _COMMANDS.
+
+    def _cursor_left(self) -> None:
+        x, y = self.cursor
+        if x > 0:
+            self._place((self._off_padding(x - 1, y), y))
+        elif y > 0:
+            self._place((self._limit(y - 1), y - 1))
+
+    def _cursor_right(self) -> None:
+        x, y = self.cursor
+        if x < self._limit(y):
+            self._place((self._past_padding(x + 1, y), y))
+        elif y + 1 < len(self._rows):
+            self._place((0, y + 1))
+
+    def _kind(self, spaces_only: bool) -> Callable[[Position], int]:
+        return lambda at: _word_class(self._glyph(at), spaces_only)
+
+    def _next_word(self, spaces_only: bool) -> None:
+        """w, W: past this word and the blanks after it (a line break counts as blank,
+        a soft wrap does not)."""
+        kind = self._kind(spaces_only)
+        at, here = self.cursor, kind(self.cursor)
+        if here:
+            at = self._skip(at, 1, lambda slot: kind(slot) == here)
+        self._place(self._skip(at, 1, lambda slot: kind(slot) == 0))
+
+    def _next_word_end(self, spaces_only: bool) -> None:
+        """vi e, E: the last character of the word from the next cell on. emacs M-f: the
+        cell after that word, as Emacs's forward-word leaves point."""
+        kind, vi = self._kind(spaces_only), self.keys == "vi"
+        start = (self._step(self.cursor, 1) or self.cursor) if vi else self.cursor
+        at = self._skip(start, 1, lambda slot: kind(slot) == 0)
+        here = kind(at)
+        self._place((self._extend if vi else self._skip)(at, 1, lambda slot: kind(slot) == here))
+
+    def _previous_word(self, spaces_only: bool) -> None:
+        """b, B, M-b: back to the start of this word, or of the one before."""
+        kind = self._kind(spaces_only)
+        at = self._step(self.cursor, -1)
+        if at is not None:
+            at = self._skip(at, -1, lambda slot: kind(slot) == 0)
+            here = kind(at)
+            self._place(self._extend(at, -1, lambda slot: kind(slot) == here))
+
+    def _back_to_indentation(self) -> None:
+        """^, M-m: the first non-blank cell of the logical line; stays on a blank line."""
+        y = self.cursor[1]
+        for line in range(self._line_start(y), self._line_end(y) + 1):
+            for x, glyph in enumerate(self._rows[line]):
+                if glyph not in (" ", ""):
+                    self._place((x, line))
+                    return
+
+    def _end_of_line(self) -> None:
+        y = self._line_end(self.cursor[1])
+        self._place((self._limit(y), y), to_end=True)
+
+    def _history_top(self) -> None:
+        self._place((0, 0))
+        self.top = 0
+
+    def _history_bottom(self) -> None:
+        y = len(self._rows) - 1
+        self._place((self._limit(y), y), to_end=True)
+        self.top = self._history()
+
+    def _view_line(self, row: int) -> None:
+        """H, M, L: a line of the view, at its start, as tmux's top-line and friends."""
+        self._place((0, min(self.top + row, len(self._rows) - 1)))
+
+    def _page_lines(self, half: bool) -> int:
+        """tmux's page: the height less two lines of context, or half the height."""
+        if self.height <= 2:
+            return 1
+        return self.height // 2 if half else self.height - 2
+
+    def _page(self, lines: int) -> None:
+        """Scroll the view `lines` (negative: up) and move the cursor as much, so it keeps
+        its row on the view until the view stops at the top or bottom."""
+        self.top = _clamp(self.top + lines, 0, self._history())
+        self._move_to_line(self.cursor[1] + lines)
+
+    def _scroll(self, lines: int) -> None:
+        """C-y, C-e, the wheel: the view moves and the cursor stays on its line, unless
+        that line leaves the view."""
+        self.top = _clamp(self.top + lines, 0, self._history())
+        y = _clamp(self.cursor[1], self.top, self.top + self.height - 1)
+        if y != self.cursor[1]:
+            self._move_to_line(y)
+
+    def _scroll_middle(self) -> None:
+        self.top = _clamp(self.cursor[1] - (self.height - 1) // 2, 0, self._history())
+
+    def _previous_paragraph(self) -> None:
+        """{: up over blank lines, then over text, to the blank line above it."""
+        y = self.cursor[1]
+        while y > 0 and self._lengths[y] == 0:
+            y -= 1
+        while y > 0 and self._lengths[y] > 0:
+            y -= 1
+        self._place((0, y))
+
+    def _next_paragraph(self) -> None:
+        y, last = self.cursor[1], len(self._rows) - 1
+        while y < last and self._lengths[y] == 0:
+            y += 1
+        while y < last and self._lengths[y] > 0:
+            y += 1
+        self._place((self._limit(y), y))
+
+    def _jump(self, name: str, char: str) -> None:
+        """f, F, t, T: to `char` on the logical line (t and T stop a cell short, and skip
+        the cell next to the cursor, so that `;` goes on to the next one)."""
+        direction, short = _JUMPS[name]
+        first, last = self._line_start(self.cursor[1]), self._line_end(self.cursor[1])
+        cells = [(x, y) for y in range(first, last + 1) for x in range(self.width)
+                 if self._rows[y][x] != ""]
+        i = cells.index(self.cursor) + direction * (2 if short else 1)
+        while 0 <= i < len(cells):
+            if self._glyph(cells[i]) == char:
+                self._place(cells[i - direction] if short else cells[i])
+                return
+            i += direction
+
+    def _jump_again(self, reverse: bool) -> None:
+        if self._last_jump is not None:
+            name, char = self._last_jump
+            self._jump(_REVERSED[name] if reverse else name, char)
+
+    def _search_again(self, reverse: bool) -> None:
+        if self._search is not None:
+            self._search_next(self._search[1] != reverse)
+
+    # Selection.
+
+    def _ends(self) -> tuple[Position, Position]:
+        """The selection's two ends, in reading order."""
+        assert self._anchor is not None
+        anchor, cursor = self._anchor, self.cursor
+        return (anchor, cursor) if anchor[::-1] <= cursor[::-1] else (cursor, anchor)
+
+    def _begin_selection(self) -> None:
+        self._anchor, self._line_mode = self.cursor, False
+
+    def _toggle_selection(self) -> None:
+        if self._anchor is None:
+            self._begin_selection()
+        else:
+            self._clear_selection()
+
+    def _select_line(self) -> None:
+        """V: whole lines from this one to the cursor's, the cursor at the line's end as in
+        tmux."""
+        y = self.cursor[1]
+        self._anchor, self._line_mode, self._rect = (0, y), True, False
+        self._place((self._limit(y), y), to_end=True)
+
+    def _rectangle_toggle(self) -> None:
+        """C-v, R: a block of columns instead of a flow of text. It can be switched on
+        before a selection starts, as in tmux."""
+        self._rect, self._line_mode = not self._rect, False
+        self._place(self.cursor)
+
+    def _clear_selection(self) -> None:
+        """Escape, C-g; the cursor comes back within its line, as a rectangle let it past
+        the line's end."""
+        self._anchor, self._line_mode = None, False
+        self._place(self.cursor)
+
+    def _other_end(self) -> None:
+        if self._anchor is not None:
+            self._anchor, cursor = self.cursor, self._anchor
+            self._set_cursor(cursor)
+
+    def _copy_selection_and_cancel(self) -> Action:
+        """The selected text and leave; with nothing selected, only leave (tmux copies
+        nothing then)."""
+        text = self._selected_text() if self._anchor is not None else ""
+        return Action("copy", text) if text else Action("exit")
+
+    def _selected_text(self) -> str:
+        """Each line's selected cells, trailing blanks dropped, lines joined by newlines,
+        except a soft wrap, which joins without one as the text was never two lines. An
+        emacs selection ending at the start of a line ends before its newline, as tmux's."""
+        (_, first), (_, last) = self._ends()
+        lines: list[str] = []
+        joined = False
+        for y in range(first, last + 1):
+            for start, stop in self.selection_spans(y):
+                text = "".join(self._rows[y][start:stop])
+                if joined:
+                    lines[-1] += text
+                else:
+                    lines.append(text)
+                joined = self._continues(y) and not self._rect
+        return "\n".join(line.rstrip(" ") for line in lines)
+
+    # Search.
+
+    def _logical_lines(self) -> Iterator[tuple[str, int, list[int]]]:
+        """Each logical line (soft wraps undone): its text, its first line, and where in
+        the text each of its lines starts."""
+        first = 0
+        while first < len(self._rows):
+            last = self._line_end(first)
+            parts = ["".join(self._rows[y]) for y in range(first, last + 1)]
+            yield "".join(parts), first, list(accumulate(map(len, parts[:-1]), initial=0))
+            first = last + 1
+
+    def _cell_at(self, index: int, first: int, starts: list[int]) -> Position:
+        """The cell holding character `index` of a logical line's text."""
+        k = bisect_right(starts, index) - 1
+        ends = list(accumulate(map(len, self._rows[first + k])))
+        return bisect_right(ends, index - starts[k]), first + k
+
+    def _find_all(self, pattern: str) -> None:
+        """Every match, overlapping ones too, in reading order; the case is ignored when
+        the pattern has no upper-case letter (smart case)."""
+        fold = not any(c.isupper() for c in pattern)
+        needle = _fold(pattern) if fold else pattern
+        matches: list[Match] = []
+        for text, first, starts in self._logical_lines():
+            haystack = _fold(text) if fold else text
+            i = haystack.find(needle)
+            while i >= 0:
+                x, y = self._cell_at(i + len(needle) - 1, first, starts)
+                end = (self._past_padding(x + 1, y), y)
+                matches.append(Match(self._cell_at(i, first, starts), end))
+                i = haystack.find(needle, i + 1)
+        self._matches = matches
+        self._matches_on = {}
+        for match in matches:
+            for y in range(match.start[1], match.end[1] + 1):
+                self._matches_on.setdefault(y, []).append(match)
+
+    def _search_next(self, forward: bool) -> bool:
+        assert self._search is not None
+        if not self._matches:
+            self.message = f"Pattern not found: {self._search[0]}"
+            self.current_match = None
+            return False
+        here = self.cursor[::-1]
+        if forward:
+            i = bisect_right(self._matches, here, key=_reading_order)
+            wrapped = i == len(self._matches)
+        else:
+            i = bisect_left(self._matches, here, key=_reading_order) - 1
+            wrapped = i < 0
+        if wrapped:
+            self.message = "Search wrapped"
+        self.current_match = self._matches[0 if forward and wrapped else i]
+        self._set_cursor(self.current_match.start)
+        if not self.top <= self.cursor[1] < self.top + self.height:
+            self._scroll_middle()
+        return True
+
+    def _match_span(self, match: Match, y: int) -> tuple[int, int]:
+        start = match.start[0] if y == match.start[1] else 0
+        return start, match.end[0] if y == match.end[1] else self.width
+
+
+class _Command(NamedTuple):
+    """One of tmux's copy-mode commands (`send -X NAME`): the keys tmux 3.3 binds it to in
+    its copy-mode-vi and copy-mode (emacs) tables, and what it does; `run` is None when it
+    needs a string first (the client prompts) or the next key (a jump). A repeat count
+    does not repeat a command done `once`: a toggle, or one that leaves copy mode."""
+
+    vi: str
+    emacs: str
+    run: Callable[[CopyMode], Action | None] | None
+    once: bool = False
+
+
+_COMMANDS: dict[str, _Command] = {
+    "cursor-left": _Command("h C-h BSpace Left", "C-b Left", CopyMode._cursor_left),
+    "cursor-right": _Command("l Right", "C-f Right", CopyMode._cursor_right),
+    "cursor-up": _Command("k Up", "C-p Up", lambda m: m._move_to_line(m.cursor[1] - 1)),
+    "cursor-down": _Command("j Down", "C-n Down", lambda m: m._move_to_line(m.cursor[1] + 1)),
+    "next-word": _Command("w", "", lambda m: m._next_word(spaces_only=False)),
+    "next-space": _Command("W", "", lambda m: m._next_word(spaces_only=True)),
+    "next-word-end": _Command("e", "M-f", lambda m: m._next_word_end(spaces_only=False)),
+    "next-space-end": _Command("E", "", lambda m: m._next_word_end(spaces_only=True)),
+    "previous-word": _Command("b", "M-b", lambda m: m._previous_word(spaces_only=False)),
+    "previous-space": _Command("B", "", lambda m: m._previous_word(spaces_only=True)),
+    "start-of-line": _Command("0 Home", "C-a Home",
+                              lambda m: m._place((0, m._line_start(m.cursor[1])))),
+    "back-to-indentation": _Command("^", "M-m", CopyMode._back_to_indentation),
+    "end-of-line": _Command("$ End", "C-e End", CopyMode._end_of_line),
+    "history-top": _Command("g", "M-<", CopyMode._history_top),
+    "history-bottom": _Command("G", "M->", CopyMode._history_bottom),
+    "top-line": _Command("H", "M-R", lambda m: m._view_line(0)),
+    "middle-line": _Command("M", "M-r", lambda m: m._view_line((m.height - 1) // 2)),
+    "bottom-line": _Command("L", "", lambda m: m._view_line(m.height - 1)),
+    "page-up": _Command("C-b PPage", "M-v PPage", lambda m: m._page(-m._page_lines(False))),
+    "page-down": _Command("C-f NPage", "C-v Space NPage", lambda m: m._page(m._page_lines(False))),
+    "halfpage-up": _Command("C-u", "M-Up", lambda m: m._page(-m._page_lines(True))),
+    "halfpage-down": _Command("C-d", "M-Down", lambda m: m._page(m._page_lines(True))),
+    "scroll-up": _Command("C-y K C-Up WheelUpPane", "C-Up WheelUpPane", lambda m: m._scroll(-1)),
+    "scroll-down": _Command("C-e J C-Down WheelDownPane", "C-Down WheelDownPane",
+                            lambda m: m._scroll(1)),
+    "scroll-middle": _Command("z", "", CopyMode._scroll_middle),
+    "previous-paragraph": _Command("{", "M-{", CopyMode._previous_paragraph),
+    "next-paragraph": _Command("}", "M-}", CopyMode._next_paragraph),
+    "jump-forward": _Command("f", "f", None),
+    "jump-backward": _Command("F", "F", None),
+    "jump-to-forward": _Command("t", "t", None),
+    "jump-to-backward": _Command("T", "T", None),
+    "jump-again": _Command(";", ";", lambda m: m._jump_again(reverse=False)),
+    "jump-reverse": _Command(",", ",", lambda m: m._jump_again(reverse=True)),
+    "search-forward": _Command("/", "C-s", None),
+    "search-backward": _Command("?", "C-r", None),
+    "search-again": _Command("n", "n", lambda m: m._search_again(reverse=False)),
+    "search-reverse": _Command("N", "N", lambda m: m._search_again(reverse=True)),
+    "goto-line": _Command(":", "g", None),
+    "begin-selection": _Command("Space", "C-@", CopyMode._begin_selection, once=True),
+    "toggle-selection": _Command("v", "", CopyMode._toggle_selection, once=True),
+    "select-line": _Command("V", "", CopyMode._select_line, once=True),
+    "rectangle-toggle": _Command("C-v", "R", CopyMode._rectangle_toggle, once=True),
+    "other-end": _Command("o", "", CopyMode._other_end, once=True),
+    "clear-selection": _Command("Escape", "C-g", CopyMode._clear_selection, once=True),
+    "copy-selection-and-cancel": _Command("Enter C-j y", "M-w C-w",
+                                          CopyMode._copy_selection_and_cancel, once=True),
+    "cancel": _Command("q C-c", "q C-c Escape", lambda m: Action("exit"), once=True),
+}
+"""Every command, as tmux 3.3 binds it, but for termhost's toggle-selection on vi `v` and
+copy on vi `y` (stock tmux: `v` rectangle-toggle, `y` unbound). Escape in vi only clears
+the selection, as in tmux; q and C-c leave."""
+
+_VI = {key: name for name, command in _COMMANDS.items() for key in command.vi.split()}
+_EMACS = {key: name for name, command in _COMMANDS.items() for key in command.emacs.split()}

@@ -1,0 +1,91 @@
+"""Copy mode on a client's screen: the frozen text a CopyMode moves over, and the frame
+that shows it in the pane's place.
+
+Entering copy mode takes the pane's scrollback and screen as rows of cell glyphs (a wide
+character then "" for its right half, as the emulator holds them), so columns in copy
+mode are the columns the user saw. The frame is drawn as plain text over the pane's
+cells, with tmux's mode-style (black on yellow) for the selection and the position
+indicator, cyan for search matches (magenta the current one) and the cursor's cell in
+reverse video; the pane's live output goes on underneath and shows again on leaving.
+"""
+
+from __future__ import annotations
+
+from wcwidth import wcwidth
+
+from termhost.terminal import Terminal
+from termhost.ui.copy_mode import CopyMode
+from termhost.ui.painter import Placement
+
+__all__ = ["frame", "snapshot"]
+
+_PLAIN = "\x1b[0m"
+_SELECTED = "\x1b[0;30;43m"
+_MATCH = "\x1b[0;30;46m"
+_CURRENT = "\x1b[0;30;45m"
+_CURSOR = "\x1b[0;7m"
+
+
+def snapshot(terminal: Terminal) -> tuple[list[list[str]], list[bool]]:
+    """Every line of the pane, scrollback first: (rows of glyphs, soft-wrapped flags)."""
+    width = terminal.cols
+    history = terminal.history
+    rows = [_cells(text, width) for text in history.lines()]
+    wrapped = [history.wrapped(index) for index in range(len(history))]
+    screen = terminal.screen
+    for y in range(terminal.rows):
+        line = screen.buffer.get(y)
+        rows.append([line[x].data if line else " " for x in range(width)])
+        wrapped.append(y in screen.wrapped)
+    return rows, wrapped
+
+
+def _cells(text: str, width: int) -> list[str]:
+    """A scrollback line as cells: wide characters take two."""
+    cells: list[str] = []
+    for char in text:
+        if wcwidth(char) == 2:
+            cells += [char, ""]
+        elif wcwidth(char) == 1:
+            cells.append(char)
+    cells = cells[:width]
+    return cells + [" "] * (width - len(cells))
+
+
+def frame(mode: CopyMode, rows: list[list[str]], placement: Placement) -> str:
+    """The writes that show copy mode's view in the pane's cells."""
+    out: list[str] = []
+    cursor_x, cursor_y = mode.cursor
+    width = min(placement.width, mode.width)
+    for y in range(min(placement.height, mode.height)):
+        line = mode.top + y
+        out.append(f"\x1b[{placement.y + y + 1};{placement.x + 1}H")
+        if line >= len(rows):
+            out.append(_PLAIN + " " * width)
+            continue
+        selected = mode.selection_spans(line)
+        matches = mode.match_spans(line)
+        style = None
+        for x in range(width):
+            glyph = rows[line][x]
+            if glyph == "":
+                continue  # the wide character before it covers this cell
+            if (x, line) == (cursor_x, cursor_y):
+                wanted = _CURSOR
+            elif any(start <= x < end for start, end in selected):
+                wanted = _SELECTED
+            elif any(start <= x < end for start, end in matches):
+                current = mode.current_match is not None and mode.current_match.covers(x, line)
+                wanted = _CURRENT if current else _MATCH
+            else:
+                wanted = _PLAIN
+            if wanted != style:
+                out.append(wanted)
+                style = wanted
+            out.append(glyph)
+    indicator = mode.position_indicator()
+    if len(indicator) <= width:
+        x = placement.x + width - len(indicator)
+        out.append(f"\x1b[{placement.y + 1};{x + 1}H{_SELECTED}{indicator}")
+    out.append(_PLAIN)
+    return "".join(out)
