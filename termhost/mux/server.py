@@ -266,6 +266,16 @@ class Server:
         if target.closed or target not in window.panes:  # gone while the pane started
             pane.kill()
             raise layout.LayoutError(f"pane {target.name} closed during the split")
+        self._split_with(session, window, target, pane, horizontal=horizontal, size=size,
+                         percentage=percentage, before=before, select=select)
+        return pane
+
+    def _split_with(
+        self, session: Session, window: Window, target: Pane, pane: Pane, *,
+        horizontal: bool, size: int | None, percentage: int | None, before: bool,
+        select: bool,
+    ) -> None:
+        """`pane` (new, or moved by join-pane) into a split of `target`'s cell."""
         window.zoomed = False  # a split unzooms, as in tmux
         window.layout = layout.split(
             window.layout.find(target), pane, horizontal=horizontal, size=size,
@@ -276,7 +286,6 @@ class Server:
         if select:
             window.select(pane)
         self.refresh(session)
-        return pane
 
     async def _start_pane(
         self,
@@ -363,17 +372,10 @@ class Server:
         layout.new_cell_size(into.layout.find(target), horizontal=horizontal, size=size,
                              percentage=percentage, before=before)
         self._take_out(session, window, pane)
-        into.zoomed = False
-        into.layout = layout.split(
-            into.layout.find(target), pane, horizontal=horizontal, size=size,
-            percentage=percentage, before=before,
-        )
-        self._watch(to, into, pane)
-        into.fit_panes()
         if select:
             to.select(into)
-            into.select(pane)
-        self.refresh(to)
+        self._split_with(to, into, target, pane, horizontal=horizontal, size=size,
+                         percentage=percentage, before=before, select=select)
 
     def swap_panes(
         self, session: Session, window: Window, pane: Pane,
