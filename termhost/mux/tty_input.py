@@ -16,6 +16,8 @@ import asyncio
 import os
 from collections.abc import Callable
 
+from termhost.mux.tty_output import open_tty
+
 __all__ = ["TtyInput"]
 
 _READ_SIZE = 65536
@@ -38,14 +40,8 @@ class TtyInput:
     ) -> TtyInput | None:
         """The terminal at `path` ready to read, or None if the server cannot open it
         (then the client goes on relaying its keys)."""
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
-            return None
-        if not os.isatty(fd):
-            os.close(fd)
-            return None
-        return cls(fd, typed, gone)
+        fd = open_tty(path, os.O_RDONLY)
+        return cls(fd, typed, gone) if fd is not None else None
 
     def start(self) -> None:
         """The client has stopped reading: keys come from here from now on."""

@@ -21,11 +21,12 @@ from termhost.mux.fd_writer import FdWriter
 __all__ = ["TtyOutput", "open_tty"]
 
 
-def open_tty(path: str) -> int | None:
-    """A non-blocking write-only fd on the terminal at `path`, or None if it is not one
-    (then the client's output goes through the relay)."""
+def open_tty(path: str, access: int = os.O_WRONLY) -> int | None:
+    """A non-blocking fd (`access`: write-only, or O_RDONLY for tty_input.py) on the
+    terminal at `path`, never becoming the server's controlling terminal; None if it is
+    not one (then the client relays)."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, access | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
     if not os.isatty(fd):
