@@ -386,14 +386,13 @@ class Server:
         was active stays active, with the pane now there, as tmux's."""
         cell, other_cell = window.layout.find(pane), other_window.layout.find(other)
         cell.pane, other_cell.pane = other, pane
-        for win, gone, came in ((window, pane, other), (other_window, other, pane)):
-            if win is window and win is other_window:
-                break  # one window: its active and last panes stay as they are below
-            if win.active is gone:
-                win.active = came
-            if win.last is gone:
-                win.last = None
-        if window is other_window:
+        if window is not other_window:  # each window's active place keeps its pane
+            for win, gone, came in ((window, pane, other), (other_window, other, pane)):
+                if win.active is gone:
+                    win.active = came
+                if win.last is gone:
+                    win.last = None
+        else:
             if keep_active:
                 if window.active is pane:
                     window.active = other
