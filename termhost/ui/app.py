@@ -217,7 +217,6 @@ class AttachedClient:
         self._copy: CopyMode | None = None
         """Copy mode (C-b [) over `_copy_pane`, which it shows frozen in its place."""
         self._copy_pane: Pane | None = None
-        self._copy_rows: list[list[str]] = []
         self._pane_numbers = False
         """display-panes (C-b q): each pane's number shown over it; a digit selects."""
         self._pane_numbers_timer: asyncio.TimerHandle | None = None
@@ -390,7 +389,7 @@ class AttachedClient:
         if copying is not None and self._copy is not None:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copying)
-            overlay = copy_view.frame(self._copy, self._copy_rows, copying) + overlay
+            overlay = copy_view.frame(self._copy, copying) + overlay
         self.painter.paint(placements, window.active, only, overlay)
 
     def _cursor_left_at(self, point: Point) -> None:
@@ -587,7 +586,7 @@ class AttachedClient:
             cursor = (min(screen.cursor.x, pane.terminal.cols - 1), screen.cursor.y)
             self._copy = CopyMode(rows, wrapped, pane.terminal.rows, cursor,
                                   keys=self.server.options.get("mode-keys"))
-            self._copy_pane, self._copy_rows = pane, rows
+            self._copy_pane = pane
         if page_up:
             self._copy.press("PageUp")
         self._paint()
@@ -627,7 +626,6 @@ class AttachedClient:
 
     def _leave_copy_mode(self) -> None:
         self._copy = self._copy_pane = None
-        self._copy_rows = []
         self.relayout()  # the pane as it is now, live again
 
     def display_panes(self, duration: float = DISPLAY_PANES_TIME) -> None:

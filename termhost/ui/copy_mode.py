@@ -143,6 +143,11 @@ class CopyMode:
 
     # What the client reads.
 
+    @property
+    def rows(self) -> Sequence[Sequence[str]]:
+        """The frozen lines it moves over (for whoever draws them)."""
+        return self._rows
+
     def view_cursor(self) -> tuple[int, int]:
         return self.cursor[0], self.cursor[1] - self.top
 

@@ -52,8 +52,9 @@ def _cells(text: str, width: int) -> list[str]:
     return cells + [" "] * (width - len(cells))
 
 
-def frame(mode: CopyMode, rows: list[list[str]], placement: Placement) -> str:
+def frame(mode: CopyMode, placement: Placement) -> str:
     """The writes that show copy mode's view in the pane's cells."""
+    rows = mode.rows
     out: list[str] = []
     cursor_x, cursor_y = mode.cursor
     width = min(placement.width, mode.width)
