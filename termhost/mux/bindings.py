@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["PREFIX_KEY", "PREFIX_TABLE", "Binding", "KeyTable"]
+__all__ = [
+    "COPY_MODE_KEYS", "PREFIX_KEY", "PREFIX_TABLE", "TABLES", "Binding", "KeyTables",
+    "copy_mode_commands",
+]
 
 PREFIX_KEY = "C-b"
 
@@ -108,32 +111,112 @@ PREFIX_TABLE: tuple[Binding, ...] = (
 )
 
 
-class KeyTable:
-    """The prefix key table of one server: the defaults, changed by bind-key and
-    unbind-key (from a config file or the command prompt), in the order list-keys shows."""
+COPY_MODE_KEYS: dict[str, tuple[str, str]] = {
+    "cursor-left": ("h C-h BSpace Left", "C-b Left"),
+    "cursor-right": ("l Right", "C-f Right"),
+    "cursor-up": ("k Up", "C-p Up"),
+    "cursor-down": ("j Down", "C-n Down"),
+    "next-word": ("w", ""),
+    "next-space": ("W", ""),
+    "next-word-end": ("e", "M-f"),
+    "next-space-end": ("E", ""),
+    "previous-word": ("b", "M-b"),
+    "previous-space": ("B", ""),
+    "start-of-line": ("0 Home", "C-a Home"),
+    "back-to-indentation": ("^", "M-m"),
+    "end-of-line": ("$ End", "C-e End"),
+    "history-top": ("g", "M-<"),
+    "history-bottom": ("G", "M->"),
+    "top-line": ("H", "M-R"),
+    "middle-line": ("M", "M-r"),
+    "bottom-line": ("L", ""),
+    "page-up": ("C-b PPage", "M-v PPage"),
+    "page-down": ("C-f NPage", "C-v Space NPage"),
+    "halfpage-up": ("C-u", "M-Up"),
+    "halfpage-down": ("C-d", "M-Down"),
+    "scroll-up": ("C-y K C-Up WheelUpPane", "C-Up WheelUpPane"),
+    "scroll-down": ("C-e J C-Down WheelDownPane", "C-Down WheelDownPane"),
+    "scroll-middle": ("z", ""),
+    "previous-paragraph": ("{", "M-{"),
+    "next-paragraph": ("}", "M-}"),
+    "jump-forward": ("f", "f"),
+    "jump-backward": ("F", "F"),
+    "jump-to-forward": ("t", "t"),
+    "jump-to-backward": ("T", "T"),
+    "jump-again": (";", ";"),
+    "jump-reverse": (",", ","),
+    "search-forward": ("/", "C-s"),
+    "search-backward": ("?", "C-r"),
+    "search-again": ("n", "n"),
+    "search-reverse": ("N", "N"),
+    "goto-line": (":", "g"),
+    "begin-selection": ("Space", "C-@"),
+    "toggle-selection": ("v", ""),
+    "select-line": ("V", ""),
+    "rectangle-toggle": ("C-v", "R"),
+    "other-end": ("o", ""),
+    "clear-selection": ("Escape", "C-g"),
+    "copy-selection-and-cancel": ("Enter C-j y", "M-w C-w"),
+    "cancel": ("q C-c", "q C-c Escape"),
+}
+"""Copy mode's commands (`send-keys -X NAME`) and the keys that do them in the
+copy-mode-vi and copy-mode (emacs) tables, as tmux 3.3 binds them, but for termhost's
+toggle-selection on vi `v` and copy on vi `y` (stock tmux: `v` rectangle-toggle, `y`
+unbound). Escape in vi only clears the selection, as in tmux; q and C-c leave."""
+
+TABLES = ("root", "prefix", "copy-mode", "copy-mode-vi")
+"""The key tables: root keys work without the prefix (bind -n), prefix after it, the
+copy-mode tables in copy mode (emacs and vi mode-keys)."""
+
+
+def _copy_mode_table(vi: bool) -> tuple[Binding, ...]:
+    return tuple(
+        Binding(key, f"send-keys -X {name}", name)
+        for name, (vi_keys, emacs_keys) in COPY_MODE_KEYS.items()
+        for key in (vi_keys if vi else emacs_keys).split()
+    )
+
+
+def copy_mode_commands(mode_keys: str) -> dict[str, str]:
+    """The stock copy-mode table (`mode_keys` "vi" or "emacs") as key -> command name."""
+    table = _copy_mode_table(mode_keys == "vi")
+    return {binding.key: binding.command.rsplit(" ", 1)[1] for binding in table}
+
+
+class KeyTables:
+    """The key tables of one server: the defaults, changed by bind-key and unbind-key
+    (from a config file or the command prompt), each in the order list-keys shows."""
 
     def __init__(self) -> None:
-        self._bindings = {binding.key: binding for binding in PREFIX_TABLE}
+        stock = {"root": (), "prefix": PREFIX_TABLE, "copy-mode": _copy_mode_table(False),
+                 "copy-mode-vi": _copy_mode_table(True)}
+        self._tables = {name: {b.key: b for b in bindings} for name, bindings in stock.items()}
 
-    def __iter__(self) -> Iterator[Binding]:
-        return iter(self._bindings.values())
+    def table(self, name: str) -> Iterator[Binding]:
+        return iter(self._tables[name].values())
 
-    def bind(self, key: str, command: str, note: str = "") -> None:
-        self._bindings[key] = Binding(key, command, note or command)
+    def bind(self, table: str, key: str, command: str, note: str = "") -> None:
+        self._tables[table][key] = Binding(key, command, note or command)
 
-    def unbind(self, key: str) -> None:
-        self._bindings.pop(key, None)
+    def unbind(self, table: str, key: str) -> None:
+        self._tables[table].pop(key, None)
 
-    def clear(self) -> None:
-        self._bindings.clear()
+    def clear(self, table: str) -> None:
+        self._tables[table].clear()
 
-    def list_keys(self, *, notes: bool = False) -> list[str]:
-        """As tmux's list-keys prints the table, columns aligned, one binding a line:
-        `bind-key` commands, or (`notes`, list-keys -N) the keys with their notes."""
-        width = max((len(binding.key) for binding in self), default=1)
+    def list_keys(self, table: str | None = None, *, notes: bool = False,
+                  prefix: str = PREFIX_KEY) -> list[str]:
+        """As tmux's list-keys prints tables (all when `table` is None), columns aligned,
+        one binding a line: `bind-key` commands, or (`notes`, list-keys -N) the prefix
+        table's keys with their notes."""
         if notes:
-            return [f"{PREFIX_KEY} {binding.key.ljust(width)} {binding.note}" for binding in self]
-        return [
-            f"bind-key    -T prefix {binding.key.ljust(width)} {binding.command}"
-            for binding in self
-        ]
+            keys = list(self.table("prefix"))
+            width = max((len(binding.key) for binding in keys), default=1)
+            return [f"{prefix} {binding.key.ljust(width)} {binding.note}" for binding in keys]
+        names = TABLES if table is None else (table,)
+        listed = [(name, binding) for name in names for binding in self.table(name)]
+        width = max((len(binding.key) for _, binding in listed), default=1)
+        name_width = max((len(name) for name, _ in listed), default=1)
+        lead = "bind-key    -T" if table in (None, "prefix") else "bind-key -T"
+        return [f"{lead} {name.ljust(name_width)} {binding.key.ljust(width)} {binding.command}"
+                for name, binding in listed]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from termhost.terminal.keys import UnknownKey, parse_key
+
 __all__ = ["OPTIONS", "Option", "OptionError", "Options"]
 
 
@@ -21,7 +23,8 @@ class Option:
     name: str
     default: str
     kind: str
-    """"number" (with `low`..`high`), "choice" (one of `choices`) or "string"."""
+    """"number" (with `low`..`high`), "choice" (one of `choices`), "key" (a tmux key
+    name) or "string"."""
     low: int = 0
     high: int = 2**31 - 1
     choices: tuple[str, ...] = ()
@@ -42,6 +45,23 @@ OPTIONS = {
                choices=("largest", "smallest", "manual", "latest")),
         Option("synchronize-panes", "off", "choice", choices=("off", "on"), window=True),
         Option("mode-keys", "emacs", "choice", choices=("emacs", "vi")),
+        Option("prefix", "C-b", "key"),
+        Option("mouse", "off", "choice", choices=("off", "on")),
+        Option("escape-time", "10", "number", 0, 2**31 - 1),
+        Option("status", "on", "choice", choices=("off", "on")),
+        Option("status-left", "[#{session_name}] ", "string"),
+        Option("status-right", '"#{=21:pane_title}" %H:%M %d-%b-%y', "string"),
+        Option("status-interval", "15", "number", 0, 2**31 - 1),
+        Option("display-time", "750", "number", 0, 2**31 - 1),
+        Option("set-clipboard", "external", "choice", choices=("off", "external", "on")),
+        Option("set-titles", "off", "choice", choices=("off", "on")),
+        Option("set-titles-string", '#S:#I:#W - "#T"', "string"),
+        Option("monitor-activity", "off", "choice", choices=("off", "on"), window=True),
+        Option("monitor-bell", "on", "choice", choices=("off", "on"), window=True),
+        Option("pane-border-status", "off", "choice", choices=("off", "top", "bottom"),
+               window=True),
+        Option("pane-border-format", "#{pane_index} #{pane_title}", "string", window=True),
+        Option("theme", "default", "string"),
     )
 }
 
@@ -69,6 +89,11 @@ class Options:
         in_range = value.isdigit() and option.low <= int(value) <= option.high
         if option.kind == "number" and not in_range:
             raise OptionError(f"value is invalid: {value}")
+        if option.kind == "key":
+            try:
+                parse_key(value)
+            except UnknownKey:
+                raise OptionError(f"bad key: {value}") from None
         if option.kind == "choice":
             value = _FLAG_WORDS.get(value, value) if "on" in option.choices else value
             if value not in option.choices:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from termhost.mux import layout
-from termhost.mux.bindings import KeyTable
+from termhost.mux.bindings import KeyTables
 from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, run_command
@@ -73,7 +73,7 @@ class Server:
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
         self._commands_running = 0
-        self.key_table = KeyTable()
+        self.key_tables = KeyTables()
         self.buffers = PasteBuffers()
         """The prefix bindings, as bind-key and unbind-key left them."""
         self.channels: dict[str, Channel] = {}

@@ -14,10 +14,12 @@ rather than one past it, so a vi copy never ends in a newline; search is for pla
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal, NamedTuple
+
+from termhost.mux.bindings import copy_mode_commands
 
 __all__ = ["Action", "CopyMode", "Match", "Position"]
 
@@ -112,7 +114,8 @@ class CopyMode:
     """
 
     def __init__(self, rows: Sequence[Sequence[str]], wrapped: Sequence[bool], height: int,
-                 cursor: tuple[int, int], *, keys: str = "vi") -> None:
+                 cursor: tuple[int, int], *, keys: str = "vi",
+                 table: Mapping[str, str] | None = None) -> None:
         if not rows or not rows[0]:
             raise ValueError("copy mode needs at least one line, at least one cell wide")
         if len(wrapped) != len(rows):
@@ -122,7 +125,8 @@ class CopyMode:
         self._rows, self._wrapped = rows, wrapped
         self._lengths = [_content_length(row) for row in rows]
         self.width, self.height, self.keys = len(rows[0]), max(1, height), keys
-        self._table = _VI if keys == "vi" else _EMACS
+        self._table = dict(table if table is not None else copy_mode_commands(keys))
+        """Key name -> command name: the server's copy-mode or copy-mode-vi table."""
         self.top = self._history()
         """Index in the rows of the first line the view shows."""
         y = _clamp(self.top + cursor[1], 0, len(rows) - 1)
@@ -645,71 +649,61 @@ class CopyMode:
 
 
 class _Command(NamedTuple):
-    """One of tmux's copy-mode commands (`send -X NAME`): the keys tmux 3.3 binds it to in
-    its copy-mode-vi and copy-mode (emacs) tables, and what it does; `run` is None when it
+    """What one of tmux's copy-mode commands (`send -X NAME`) does; `run` is None when it
     needs a string first (the client prompts) or the next key (a jump). A repeat count
-    does not repeat a command done `once`: a toggle, or one that leaves copy mode."""
+    does not repeat a command done `once`: a toggle, or one that leaves copy mode. The
+    keys bound to each are the server's copy-mode tables (mux/bindings.py)."""
 
-    vi: str
-    emacs: str
     run: Callable[[CopyMode], Action | None] | None
     once: bool = False
 
 
 _COMMANDS: dict[str, _Command] = {
-    "cursor-left": _Command("h C-h BSpace Left", "C-b Left", CopyMode._cursor_left),
-    "cursor-right": _Command("l Right", "C-f Right", CopyMode._cursor_right),
-    "cursor-up": _Command("k Up", "C-p Up", lambda m: m._move_to_line(m.cursor[1] - 1)),
-    "cursor-down": _Command("j Down", "C-n Down", lambda m: m._move_to_line(m.cursor[1] + 1)),
-    "next-word": _Command("w", "", lambda m: m._next_word(spaces_only=False)),
-    "next-space": _Command("W", "", lambda m: m._next_word(spaces_only=True)),
-    "next-word-end": _Command("e", "M-f", lambda m: m._next_word_end(spaces_only=False)),
-    "next-space-end": _Command("E", "", lambda m: m._next_word_end(spaces_only=True)),
-    "previous-word": _Command("b", "M-b", lambda m: m._previous_word(spaces_only=False)),
-    "previous-space": _Command("B", "", lambda m: m._previous_word(spaces_only=True)),
-    "start-of-line": _Command("0 Home", "C-a Home",
-                              lambda m: m._place((0, m._line_start(m.cursor[1])))),
-    "back-to-indentation": _Command("^", "M-m", CopyMode._back_to_indentation),
-    "end-of-line": _Command("$ End", "C-e End", CopyMode._end_of_line),
-    "history-top": _Command("g", "M-<", CopyMode._history_top),
-    "history-bottom": _Command("G", "M->", CopyMode._history_bottom),
-    "top-line": _Command("H", "M-R", lambda m: m._view_line(0)),
-    "middle-line": _Command("M", "M-r", lambda m: m._view_line((m.height - 1) // 2)),
-    "bottom-line": _Command("L", "", lambda m: m._view_line(m.height - 1)),
-    "page-up": _Command("C-b PPage", "M-v PPage", lambda m: m._page(-m._page_lines(False))),
-    "page-down": _Command("C-f NPage", "C-v Space NPage", lambda m: m._page(m._page_lines(False))),
-    "halfpage-up": _Command("C-u", "M-Up", lambda m: m._page(-m._page_lines(True))),
-    "halfpage-down": _Command("C-d", "M-Down", lambda m: m._page(m._page_lines(True))),
-    "scroll-up": _Command("C-y K C-Up WheelUpPane", "C-Up WheelUpPane", lambda m: m._scroll(-1)),
-    "scroll-down": _Command("C-e J C-Down WheelDownPane", "C-Down WheelDownPane",
-                            lambda m: m._scroll(1)),
-    "scroll-middle": _Command("z", "", CopyMode._scroll_middle),
-    "previous-paragraph": _Command("{", "M-{", CopyMode._previous_paragraph),
-    "next-paragraph": _Command("}", "M-}", CopyMode._next_paragraph),
-    "jump-forward": _Command("f", "f", None),
-    "jump-backward": _Command("F", "F", None),
-    "jump-to-forward": _Command("t", "t", None),
-    "jump-to-backward": _Command("T", "T", None),
-    "jump-again": _Command(";", ";", lambda m: m._jump_again(reverse=False)),
-    "jump-reverse": _Command(",", ",", lambda m: m._jump_again(reverse=True)),
-    "search-forward": _Command("/", "C-s", None),
-    "search-backward": _Command("?", "C-r", None),
-    "search-again": _Command("n", "n", lambda m: m._search_again(reverse=False)),
-    "search-reverse": _Command("N", "N", lambda m: m._search_again(reverse=True)),
-    "goto-line": _Command(":", "g", None),
-    "begin-selection": _Command("Space", "C-@", CopyMode._begin_selection, once=True),
-    "toggle-selection": _Command("v", "", CopyMode._toggle_selection, once=True),
-    "select-line": _Command("V", "", CopyMode._select_line, once=True),
-    "rectangle-toggle": _Command("C-v", "R", CopyMode._rectangle_toggle, once=True),
-    "other-end": _Command("o", "", CopyMode._other_end, once=True),
-    "clear-selection": _Command("Escape", "C-g", CopyMode._clear_selection, once=True),
-    "copy-selection-and-cancel": _Command("Enter C-j y", "M-w C-w",
-                                          CopyMode._copy_selection_and_cancel, once=True),
-    "cancel": _Command("q C-c", "q C-c Escape", lambda m: Action("exit"), once=True),
+    "cursor-left": _Command(CopyMode._cursor_left),
+    "cursor-right": _Command(CopyMode._cursor_right),
+    "cursor-up": _Command(lambda m: m._move_to_line(m.cursor[1] - 1)),
+    "cursor-down": _Command(lambda m: m._move_to_line(m.cursor[1] + 1)),
+    "next-word": _Command(lambda m: m._next_word(spaces_only=False)),
+    "next-space": _Command(lambda m: m._next_word(spaces_only=True)),
+    "next-word-end": _Command(lambda m: m._next_word_end(spaces_only=False)),
+    "next-space-end": _Command(lambda m: m._next_word_end(spaces_only=True)),
+    "previous-word": _Command(lambda m: m._previous_word(spaces_only=False)),
+    "previous-space": _Command(lambda m: m._previous_word(spaces_only=True)),
+    "start-of-line": _Command(lambda m: m._place((0, m._line_start(m.cursor[1])))),
+    "back-to-indentation": _Command(CopyMode._back_to_indentation),
+    "end-of-line": _Command(CopyMode._end_of_line),
+    "history-top": _Command(CopyMode._history_top),
+    "history-bottom": _Command(CopyMode._history_bottom),
+    "top-line": _Command(lambda m: m._view_line(0)),
+    "middle-line": _Command(lambda m: m._view_line((m.height - 1) // 2)),
+    "bottom-line": _Command(lambda m: m._view_line(m.height - 1)),
+    "page-up": _Command(lambda m: m._page(-m._page_lines(False))),
+    "page-down": _Command(lambda m: m._page(m._page_lines(False))),
+    "halfpage-up": _Command(lambda m: m._page(-m._page_lines(True))),
+    "halfpage-down": _Command(lambda m: m._page(m._page_lines(True))),
+    "scroll-up": _Command(lambda m: m._scroll(-1)),
+    "scroll-down": _Command(lambda m: m._scroll(1)),
+    "scroll-middle": _Command(CopyMode._scroll_middle),
+    "previous-paragraph": _Command(CopyMode._previous_paragraph),
+    "next-paragraph": _Command(CopyMode._next_paragraph),
+    "jump-forward": _Command(None),
+    "jump-backward": _Command(None),
+    "jump-to-forward": _Command(None),
+    "jump-to-backward": _Command(None),
+    "jump-again": _Command(lambda m: m._jump_again(reverse=False)),
+    "jump-reverse": _Command(lambda m: m._jump_again(reverse=True)),
+    "search-forward": _Command(None),
+    "search-backward": _Command(None),
+    "search-again": _Command(lambda m: m._search_again(reverse=False)),
+    "search-reverse": _Command(lambda m: m._search_again(reverse=True)),
+    "goto-line": _Command(None),
+    "begin-selection": _Command(CopyMode._begin_selection, once=True),
+    "toggle-selection": _Command(CopyMode._toggle_selection, once=True),
+    "select-line": _Command(CopyMode._select_line, once=True),
+    "rectangle-toggle": _Command(CopyMode._rectangle_toggle, once=True),
+    "other-end": _Command(CopyMode._other_end, once=True),
+    "clear-selection": _Command(CopyMode._clear_selection, once=True),
+    "copy-selection-and-cancel": _Command(CopyMode._copy_selection_and_cancel, once=True),
+    "cancel": _Command(lambda m: Action("exit"), once=True),
 }
-"""Every command, as tmux 3.3 binds it, but for termhost's toggle-selection on vi `v` and
-copy on vi `y` (stock tmux: `v` rectangle-toggle, `y` unbound). Escape in vi only clears
-the selection, as in tmux; q and C-c leave."""
-
-_VI = {key: name for name, command in _COMMANDS.items() for key in command.vi.split()}
-_EMACS = {key: name for name, command in _COMMANDS.items() for key in command.emacs.split()}
+"""Every command termhost's copy mode has, by tmux's name."""

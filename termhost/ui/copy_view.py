@@ -11,13 +11,22 @@ reverse video; the pane's live output goes on underneath and shows again on leav
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Protocol
+
 from wcwidth import wcwidth
 
+from termhost.mux.pane import Pane
 from termhost.terminal import Terminal
 from termhost.ui.copy_mode import CopyMode
 from termhost.ui.painter import Placement
+from termhost.ui.prompt import Prompt
 
-__all__ = ["frame", "snapshot"]
+__all__ = ["CopyHost", "CopySession", "frame", "snapshot"]
+
+_PROMPT_LABELS = {"search-forward": "(search down) ", "search-backward": "(search up) ",
+                  "goto-line": "(goto line) "}
 
 _PLAIN = "\x1b[0m"
 _SELECTED = "\x1b[0;30;43m"
@@ -90,3 +99,60 @@ def frame(mode: CopyMode, placement: Placement) -> str:
         out.append(f"\x1b[{placement.y + 1};{x + 1}H{_SELECTED}{indicator}")
     out.append(_PLAIN)
     return "".join(out)
+
+
+class CopyHost(Protocol):
+    """What copy mode asks of the client it runs in."""
+
+    def open_prompt(self, prompt: Prompt) -> None: ...
+    def show_message(self, message: str) -> None: ...
+    def repaint(self) -> None: ...
+    def leave_copy_mode(self) -> None: ...
+
+
+class CopySession:
+    """Copy mode on one client: the CopyMode over `pane`, its keys, its prompts (search,
+    goto line) and what it copies (`copied`, a paste buffer's new text)."""
+
+    def __init__(self, pane: Pane, host: CopyHost, copied: Callable[[str], None],
+                 *, keys: str) -> None:
+        rows, wrapped = snapshot(pane.terminal)
+        screen = pane.terminal.screen
+        cursor = (min(screen.cursor.x, pane.terminal.cols - 1), screen.cursor.y)
+        self.pane = pane
+        self.mode = CopyMode(rows, wrapped, pane.terminal.rows, cursor, keys=keys)
+        self._host, self._copied = host, copied
+
+    def still_fits(self) -> bool:
+        """False once the pane is gone or resized: its frozen rows no longer match it."""
+        terminal = self.pane.terminal
+        return not self.pane.closed and (terminal.cols, terminal.rows) == (
+            self.mode.width, self.mode.height)
+
+    def press(self, name: str) -> None:
+        action = self.mode.press("Space" if name == " " else name)
+        if action is not None and action.kind == "copy":
+            self._copied(action.text)
+        if action is not None and action.kind in ("copy", "exit"):
+            self._host.leave_copy_mode()
+            return
+        if action is not None and action.kind == "prompt":
+            label = _PROMPT_LABELS.get(action.text, action.text + " ")
+            self._host.open_prompt(Prompt(label, "", functools.partial(self._answer, action.text)))
+            return
+        self._shown()
+
+    def _answer(self, prompt: str, answer: str) -> None:
+        if not answer:
+            return
+        if prompt == "goto-line":
+            if answer.isdigit():
+                self.mode.goto_line(int(answer))
+        else:
+            self.mode.search(answer, prompt != "search-backward")
+        self._shown()
+
+    def _shown(self) -> None:
+        if self.mode.message:
+            self._host.show_message(self.mode.message)
+        self._host.repaint()

@@ -531,7 +531,7 @@ def test_wait_for_signals_and_locks_between_scripts(termhost: Termhost) -> None:
     assert (bad.returncode, bad.stderr) == (1, "channel lock not locked\n")
 
 
-def test_bind_and_unbind_change_the_prefix_table(termhost: Termhost) -> None:
+def test_bind_and_unbind_change_the_key_tables(termhost: Termhost) -> None:
     termhost("new-session", "-d", "-s", "k", "sleep 100")
 
     def keys() -> list[list[str]]:
@@ -545,17 +545,31 @@ def test_bind_and_unbind_change_the_prefix_table(termhost: Termhost) -> None:
     assert not any(line[3] == "%" for line in keys())
     notes = [line.split(None, 2) for line in termhost("list-keys", "-N").stdout.splitlines()]
     assert ["C-b", "r", "Reload"] in notes
+    termhost("bind", "-n", "M-h", "select-pane", "-L")
+    termhost("bind", "-T", "copy-mode-vi", "Y", "send-keys", "-X", "copy-selection-and-cancel")
+    termhost("unbind", "-T", "copy-mode-vi", "v")
+    assert termhost("list-keys", "-T", "root").stdout == "bind-key -T root M-h select-pane -L\n"
+    vi = [line.split(None, 4) for line in
+          termhost("list-keys", "-T", "copy-mode-vi").stdout.splitlines()]
+    assert ["bind-key", "-T", "copy-mode-vi", "Y", "send-keys -X copy-selection-and-cancel"] in vi
+    assert ["bind-key", "-T", "copy-mode-vi", "V", "send-keys -X select-line"] in vi
+    assert not any(line[3] == "v" for line in vi)
     errors = {
         ("bind", "ab", "kill-server"): "unknown key: ab",
         ("bind", "x", "frobnicate"): "unknown command: frobnicate",
-        ("bind", "-n", "x", "kill-server"): "key table root is not supported yet (only prefix)",
+        ("bind", "-T", "mine", "x", "kill-server"):
+            "key table mine is not supported (only root, prefix, copy-mode, copy-mode-vi)",
+        ("bind", "-T", "copy-mode", "x", "kill-server"):
+            "copy mode keys run send-keys -X COMMAND, not: kill-server",
+        ("list-keys", "-T", "mine"): "table mine doesn't exist",
         ("bind", "x"): "usage: bind-key [-nr] [-N note] [-T key-table] key command",
     }
     for args, message in errors.items():
         done = termhost(*args, check=False)
         assert (done.returncode, done.stderr) == (1, message + "\n"), args
     termhost("unbind", "-a")
-    assert termhost("list-keys").stdout == ""
+    assert termhost("list-keys", "-T", "prefix").stdout == ""
+    assert termhost("list-keys", "-T", "root").stdout != ""  # -a empties one table
 
 
 def test_everything_a_program_wrote_before_it_ended_is_shown(termhost: Termhost) -> None:

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wcwidth import wcwidth
 
-from termhost.ui.copy_mode import _EMACS, _VI, Action, CopyMode
+from termhost.mux.bindings import copy_mode_commands
+from termhost.ui.copy_mode import Action, CopyMode
 
 
 def cells(line: str, width: int) -> list[str]:
@@ -687,7 +688,8 @@ def test_emacs_paragraphs_and_indentation() -> None:
 
 
 _GLYPHS = st.sampled_from(["a", "b", "_", ".", "(", " ", " ", "日"])
-_KEYS = sorted({*_VI, *_EMACS, *"0123456789", "M-2", "Space", "C-Space", "PageUp",
+_KEYS = sorted({*copy_mode_commands("vi"), *copy_mode_commands("emacs"), *"0123456789",
+                "M-2", "Space", "C-Space", "PageUp",
                 "x", "a", "search", "goto"})
 
 

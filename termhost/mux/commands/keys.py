@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 
+from termhost.mux.bindings import TABLES
 from termhost.mux.commands import (
     CommandError,
     Context,
@@ -13,15 +14,21 @@ from termhost.mux.commands import (
 from termhost.mux.verbs import VERBS, lookup
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_key
 
+_MOUSE_KEYS = ("WheelUpPane", "WheelDownPane")
+"""Mouse keys a table can bind (copy mode scrolls with them) though no terminal types them."""
 
-def _key_table(flags: dict[str, str]) -> None:
-    """-T prefix is the only table so far; -n (the root table) is refused, not ignored."""
+
+def _key_table(flags: dict[str, str]) -> str:
+    """-T TABLE (prefix by default), -n for the root table."""
     table = "root" if "n" in flags else flags.get("T", "prefix")
-    if table != "prefix":
-        raise CommandError(f"key table {table} is not supported yet (only prefix)")
+    if table not in TABLES:
+        raise CommandError(f"key table {table} is not supported (only {', '.join(TABLES)})")
+    return table
 
 
 def _key_name(key: str) -> str:
+    if key in _MOUSE_KEYS:
+        return key
     try:
         encode_key(key, KeyModes())
     except UnknownKey:
@@ -31,25 +38,29 @@ def _key_name(key: str) -> str:
 
 @command("bind-key")
 async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """A key after the prefix runs a tmux command (-r, repeat, is taken and ignored)."""
-    _key_table(flags)
+    """A key in a table runs a tmux command (-r, repeat, is taken and ignored). In the
+    copy-mode tables the command is copy mode's own, `send-keys -X NAME`."""
+    table = _key_table(flags)
     if len(args) < 2:
         raise CommandError(f"usage: bind-key {VERBS['bind-key'].usage}")
     if lookup(args[1]) is None:
         raise CommandError(f"unknown command: {args[1]}")
     key = _key_name(args[0])
-    context.server.key_table.bind(key, shlex.join(args[1:]), flags.get("N", ""))
+    if table.startswith("copy-mode") and (args[1:3] not in (["send-keys", "-X"], ["send", "-X"])
+                                          or len(args) != 4):
+        raise CommandError(f"copy mode keys run send-keys -X COMMAND, not: {shlex.join(args[1:])}")
+    context.server.key_tables.bind(table, key, shlex.join(args[1:]), flags.get("N", ""))
     return Result()
 
 
 @command("unbind-key")
 async def unbind_key(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """One key, or with -a every key, no longer bound after the prefix."""
-    _key_table(flags)
+    """One key, or with -a every key, no longer bound in the table."""
+    table = _key_table(flags)
     if "a" in flags:
-        context.server.key_table.clear()
+        context.server.key_tables.clear(table)
     elif len(args) == 1:
-        context.server.key_table.unbind(_key_name(args[0]))
+        context.server.key_tables.unbind(table, _key_name(args[0]))
     else:
         raise CommandError(f"usage: unbind-key {VERBS['unbind-key'].usage}")
     return Result()
@@ -57,9 +68,10 @@ async def unbind_key(context: Context, flags: dict[str, str], args: list[str]) -
 
 @command("list-keys")
 async def list_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The prefix table (the only one so far) as tmux prints it."""
-    table = flags.get("T", "prefix")
-    if table != "prefix":
+    """Every table, or the table -T, as tmux prints it; -N the prefix keys' notes."""
+    table = flags.get("T")
+    if table is not None and table not in TABLES:
         raise CommandError(f"table {table} doesn't exist")
-    lines = context.server.key_table.list_keys(notes="N" in flags)
+    lines = context.server.key_tables.list_keys(
+        table, notes="N" in flags, prefix=context.server.options.get("prefix"))
     return Result(stdout="".join(line + "\n" for line in lines))
