@@ -1,0 +1,358 @@
+"""choose-tree: the sessions, their windows and the windows' panes as a tree to pick a
+target from, as tmux's `C-b s` (sessions) and `C-b w` (windows) show it.
+
+The model only, as CopyMode is: the client describes the server's state as a tree of
+TreeSession/TreeWindow/TreePane values (the model never reaches into the server, so it is
+tested as data in and rows out), routes keys to `press`, draws `rows` over the top of
+the window and `preview` under it, and runs what a `Choice` names.
+
+The rows are tmux 3.3's: a shortcut, the tree's branches, the item's name and its text,
+
+    (0)  - work: 2 windows (attached)
+    (1)  ├─> + 0: bash*
+    (2)  └─> + 1: vim-: "notes.txt"
+    (3)  + play: 1 windows
+
+and so are the keys (mode-tree.c's), less tagging, sorting, searching and filtering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from wcwidth import wcwidth
+
+__all__ = ["Choice", "ChooseTree", "TreePane", "TreeSession", "TreeWindow"]
+
+
+@dataclass(frozen=True)
+class TreePane:
+    """A pane as the tree shows it; `title` empty when it is the host's name, which
+    tmux leaves out."""
+
+    id: int
+    index: int
+    command: str
+    title: str = ""
+    active: bool = False
+
+
+@dataclass(frozen=True)
+class TreeWindow:
+    """A window as the tree shows it; `flags` is #{window_flags} (`*`, `-`, `Z`)."""
+
+    id: int
+    index: int
+    name: str
+    flags: str = ""
+    panes: Sequence[TreePane] = ()
+    current: bool = False
+
+
+@dataclass(frozen=True)
+class TreeSession:
+    """A session as the tree shows it: the client's description of it, so that the
+    model needs no server to be built or tested."""
+
+    id: int
+    name: str
+    attached: bool = False
+    windows: Sequence[TreeWindow] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    """How choose-tree ended: "cancel", or "choose" `target` in tmux's target syntax
+    (`$1` a session, `@3` a window, `%5` a pane), what the client then switches to."""
+
+    kind: Literal["cancel", "choose"]
+    target: str = ""
+
+
+@dataclass(eq=False)
+class _Item:
+    """One node of the tree: what a row shows of it, and what choosing it names."""
+
+    target: str
+    name: str
+    text: str
+    preview: str
+    """The pane whose screen the preview shows: the active one under this item."""
+    children: list[_Item]
+    parent: _Item | None = None
+    expanded: bool = False
+
+
+class _Line(NamedTuple):
+    item: _Item
+    depth: int
+    last: bool
+    """The last of its siblings: its branch is `└─>`, not `├─>`."""
+    flat: bool
+    """None of its siblings has children: no `+`/`-` column for them."""
+
+
+_UP = {"Up", "k", "C-p", "WheelUpPane"}
+_DOWN = {"Down", "j", "C-n", "WheelDownPane"}
+_PAGE_UP = {"PageUp", "PPage", "C-b"}
+_PAGE_DOWN = {"PageDown", "NPage", "C-f"}
+_FIRST = {"Home", "g"}
+_LAST = {"End", "G"}
+_COLLAPSE = {"Left", "h", "-"}
+_EXPAND = {"Right", "l", "+"}
+_CHOOSE = {"Enter", "C-m"}
+_CANCEL = {"q", "Escape", "escape", "C-c", "C-g"}
+
+
+def _pane(pane: TreePane) -> _Item:
+    text = pane.command + ("*" if pane.active else "")
+    if pane.title:
+        text += f': "{pane.title}"'
+    target = f"%{pane.id}"
+    return _Item(target, str(pane.index), text, target, [])
+
+
+def _window(window: TreeWindow) -> _Item:
+    panes = [_pane(pane) for pane in window.panes]
+    text = window.name + window.flags
+    if len(window.panes) == 1 and window.panes[0].title:
+        text += f': "{window.panes[0].title}"'
+    active = next((p for p, pane in zip(panes, window.panes, strict=True) if pane.active),
+                  panes[0] if panes else None)
+    return _adopt(_Item(f"@{window.id}", str(window.index), text,
+                        active.target if active else "", panes))
+
+
+def _session(session: TreeSession, expanded: bool) -> _Item:
+    windows = [_window(window) for window in session.windows]
+    text = f"{len(windows)} windows" + (" (attached)" if session.attached else "")
+    current = next((w for w, window in zip(windows, session.windows, strict=True)
+                    if window.current), windows[0] if windows else None)
+    return _adopt(_Item(f"${session.id}", session.name, text,
+                        current.preview if current else "", windows, expanded=expanded))
+
+
+def _adopt(item: _Item) -> _Item:
+    for child in item.children:
+        child.parent = item
+    return item
+
+
+def _width(text: str) -> int:
+    return sum(max(0, wcwidth(char)) for char in text)
+
+
+def _fit(text: str, width: int) -> str:
+    """`text` cut or padded to `width` cells: names and pane text can hold wide
+    characters, and a row must never run past its width."""
+    out: list[str] = []
+    used = 0
+    for char in text:
+        cells = max(0, wcwidth(char))
+        if used + cells > width:
+            break
+        out.append(char)
+        used += cells
+    return "".join(out) + " " * (width - used)
+
+
+class ChooseTree:
+    """The tree, which rows of it are expanded, the selected row and the scroll offset.
+
+    The selection is kept as an item rather than a row number so that expanding or
+    collapsing above it leaves the same item selected, as tmux keeps its tag.
+    """
+
+    def __init__(self, sessions: Sequence[TreeSession], current: int, *,
+                 windows: bool) -> None:
+        """`current` is the client's session id: its row is selected, or with `windows`
+        (C-b w, every session expanded to its windows) its current window's row."""
+        self._roots = [_session(session, windows) for session in sessions]
+        self._lines: list[_Line] = []
+        self._build()
+        self._selected = 0
+        for root, session in zip(self._roots, sessions, strict=True):
+            if session.id == current:
+                start = root
+                if windows:
+                    start = next((item for item, window in zip(
+                        root.children, session.windows, strict=True) if window.current), root)
+                self._selected = self._index(start)
+        self._offset = 0
+        self._height = 1
+        """The rows last drawn: what PageUp/PageDown move by, as tmux's tree height."""
+
+    @property
+    def selected(self) -> int:
+        """The selected row, counted from the top of the whole tree."""
+        return self._selected
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    def press(self, name: str) -> Choice | None:
+        """Take one key by its tmux name; a Choice when choose-tree is over."""
+        if name in _CANCEL:
+            return Choice("cancel")
+        if not self._lines:
+            return None
+        shortcut = self._shortcut(name)
+        if shortcut is not None:
+            if shortcut >= len(self._lines):
+                return None  # no such row: tmux ignores the key
+            self._selected = shortcut
+            return self._choose()
+        if name in _CHOOSE:
+            return self._choose()
+        if name in _UP:
+            self._move(-1)
+        elif name in _DOWN:
+            self._move(1)
+        elif name in _PAGE_UP:
+            self._selected = max(0, self._selected - self._height)
+        elif name in _PAGE_DOWN:
+            self._selected = min(len(self._lines) - 1, self._selected + self._height)
+        elif name in _FIRST:
+            self._selected = 0
+        elif name in _LAST:
+            self._selected = len(self._lines) - 1
+        elif name in _COLLAPSE:
+            self._collapse()
+        elif name in _EXPAND:
+            self._expand()
+        return None
+
+    def preview_target(self) -> str:
+        """The pane (`%N`) whose screen the preview shows: the selected pane, or the
+        active pane of the selected window or of the selected session's current window;
+        "" for a window or session without panes."""
+        if not self._lines:
+            return ""
+        return self._lines[self._selected].item.preview
+
+    def tree_height(self, height: int) -> int:
+        """Of `height` rows, how many the tree takes; the rest (none when too few to
+        show anything) is the preview's. tmux's split: two thirds, half when the tree is
+        short, all of it in a small window."""
+        tree = height // 3 * 2
+        if tree > len(self._lines):
+            tree = height // 2
+        if tree < 10 or height - tree <= 4:
+            tree = height
+        return tree
+
+    def rows(self, width: int, height: int) -> list[tuple[str, str]]:
+        """The tree in `width` x `height` cells: (style class, text) a row, the selected
+        one "selected" and scrolled into view. Scrolling moves only as far as it must,
+        so the rows do not jump about under the user as the selection moves."""
+        self._height = max(1, height)
+        count = len(self._lines)
+        if self._selected < self._offset:
+            self._offset = self._selected
+        elif self._selected >= self._offset + height:
+            self._offset = self._selected - height + 1
+        self._offset = max(0, min(self._offset, count - height))
+        keylen = 6 if count > 10 else 4
+        shown: list[tuple[str, str]] = []
+        for i in range(self._offset, min(count, self._offset + height)):
+            style = "selected" if i == self._selected else ""
+            shown.append((style, _fit(self._text(i, keylen), width)))
+        shown += [("", " " * width)] * (height - len(shown))
+        return shown
+
+    def preview(self, pane_lines: list[str], width: int, height: int, *,
+                cursor: int = 0) -> list[str]:
+        """The preview box in `width` x `height` cells, `pane_lines` (the screen of the
+        pane `preview_target` names) inside it; the rows are scrolled, as tmux's, only
+        when the cursor's row (`cursor`) would be below the box."""
+        if width < 2 or height < 2:
+            return [" " * width] * height
+        inner = width - 4
+        title = f" {self._lines[self._selected].item.name} " if self._lines else ""
+        top = "┌" + (title if _width(title) <= width - 2 else "") + "─" * width
+        box = [_fit(top, width - 1) + "┐"]
+        lines = height - 2
+        first = max(0, cursor - lines + 1)
+        for y in range(lines):
+            text = pane_lines[first + y] if first + y < len(pane_lines) else ""
+            body = " " + _fit(text, inner) + " " if inner > 0 else _fit("", width - 2)
+            box.append("│" + body + "│")
+        box.append("└" + "─" * (width - 2) + "┘")
+        return box
+
+    def _text(self, i: int, keylen: int) -> str:
+        """Row i as mode-tree.c draws it."""
+        line = self._lines[i]
+        item = line.item
+        key = f"({i})  " if i < 10 else f"(M-{chr(ord('a') + i - 10)})" if i < 36 else ""
+        if line.flat:
+            symbol = ""
+        elif not item.children:
+            symbol = "  "
+        else:
+            symbol = "- " if item.expanded else "+ "
+        start = symbol
+        if line.depth:
+            parent = item.parent
+            parent_last = parent is not None and self._lines[self._index(parent)].last
+            start = ("    " if parent_last else "│   ") * (line.depth - 1)
+            start += ("└─> " if line.last else "├─> ") + symbol
+        return f"{key.ljust(keylen)}{start}{item.name}: {item.text}"
+
+    @staticmethod
+    def _shortcut(name: str) -> int | None:
+        if len(name) == 1 and name.isdigit():
+            return int(name)
+        if len(name) == 3 and name.startswith("M-") and "a" <= name[2] <= "z":
+            return 10 + ord(name[2]) - ord("a")
+        return None
+
+    def _choose(self) -> Choice:
+        return Choice("choose", self._lines[self._selected].item.target)
+
+    def _move(self, step: int) -> None:
+        """Up and Down go round from one end to the other, as tmux's."""
+        self._selected = (self._selected + step) % len(self._lines)
+
+    def _collapse(self) -> None:
+        """Left collapses the selected item, or if there is nothing to collapse its
+        parent, selecting that; on a collapsed top-level row it moves up, as tmux's."""
+        line = self._lines[self._selected]
+        item: _Item | None = line.item
+        if line.flat or not line.item.expanded:
+            item = line.item.parent
+        if item is None:
+            self._selected = max(0, self._selected - 1)
+            return
+        item.expanded = False
+        self._build()
+        self._selected = self._index(item)
+
+    def _expand(self) -> None:
+        """Right expands a collapsed item; on an expanded one, or one without children,
+        it moves down, as tmux's."""
+        line = self._lines[self._selected]
+        if line.flat or line.item.expanded or not line.item.children:
+            self._selected = min(len(self._lines) - 1, self._selected + 1)
+            return
+        line.item.expanded = True
+        self._build()
+
+    def _index(self, item: _Item) -> int:
+        return next(i for i, line in enumerate(self._lines) if line.item is item)
+
+    def _build(self) -> None:
+        """The rows: every item whose ancestors are all expanded, in tree order."""
+        self._lines = []
+
+        def add(items: list[_Item], depth: int) -> None:
+            flat = not any(item.children for item in items)
+            for n, item in enumerate(items):
+                self._lines.append(_Line(item, depth, n == len(items) - 1, flat))
+                if item.expanded:
+                    add(item.children, depth + 1)
+
+        add(self._roots, 0)
