@@ -7,6 +7,7 @@ usage error of the command line itself, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -41,7 +42,10 @@ def _parser() -> _Parser:
     parser.add_argument("-S", dest="socket_path", metavar="PATH",
                         help="the server's socket path (overrides -L)")
     parser.add_argument("-f", dest="config", metavar="FILE",
-                        help="configuration file (-f /dev/null: none)")
+                        help="configuration file: tmux commands, or termhost's own TOML "
+                             "(default ~/.config/termhost/config.toml; -f /dev/null: none)")
+    parser.add_argument("-2", dest="force_256", action="store_true",
+                        help="the terminal takes 256 colours, whatever TERM says")
     parser.add_argument("verb", nargs="?", help="a tmux-style command, e.g. new-session -d")
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
@@ -56,14 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from termhost import themes_cli
 
         return themes_cli.main(args.arguments)
-    from termhost.mux import client, paths, verbs
+    from termhost.mux import client, config, paths, verbs
 
     if verbs.lookup(args.verb) is None:
         sys.stderr.write(f"termhost: unknown command: {args.verb} (try 'termhost --help')\n")
         return EXIT_USAGE
     try:
         path = paths.socket_path(args.socket_name, args.socket_path)
-        return client.run([args.verb, *args.arguments], path, args.config)
+        configuration = args.config or config.default_path(os.environ)
+        return client.run([args.verb, *args.arguments], path, configuration,
+                          force_256=args.force_256)
     except (paths.SocketError, client.ClientError) as error:
         sys.stderr.write(f"termhost: {error}\n")
         return EXIT_FAILURE

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from termhost.mux.paths import ensure_socket_dir, socket_dir
 from termhost.mux.protocol import (
+    FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
     Frame,
     FrameDecoder,
@@ -49,8 +50,12 @@ class ClientError(Exception):
     """Something between the client and the server failed; one line for the user."""
 
 
-def run(argv: Sequence[str], path: Path, config: str | None = None) -> int:
-    """Run `argv` on the server at `path`; its output is written out, its status returned."""
+def run(argv: Sequence[str], path: Path, config: str | None = None, *,
+        force_256: bool = False) -> int:
+    """Run `argv` on the server at `path`; its output is written out, its status returned.
+    `force_256`: tell the server this terminal takes 256 colours (termhost -2)."""
+    global _FORCE_256
+    _FORCE_256 = force_256
     attaching = _attaches(argv)
     if attaching and not os.isatty(sys.stdin.fileno()):
         raise ClientError("open terminal failed: not a terminal")  # before starting a server
@@ -233,10 +238,14 @@ def _check_hello(frame: Frame) -> bool:
     return True
 
 
+_FORCE_256 = False
+
+
 def _greeting() -> bytes:
+    env = {**os.environ, FORCE_256_VARIABLE: "1"} if _FORCE_256 else os.environ
     frames = (
         encode_hello()
-        + encode_frame(FrameType.ENVIRON, encode_environ(os.environ))
+        + encode_frame(FrameType.ENVIRON, encode_environ(env))
         + encode_frame(FrameType.CWD, os.fsencode(os.getcwd()))
     )
     try:

@@ -5,21 +5,35 @@ a line ending in `\\` goes on on the next one, and `;` as a word of its own (`\\
 shell) separates commands on one line. Every command runs, whatever the ones before gave:
 an error is reported as `FILE:LINE: message` and the rest of the file still loads, so an
 existing tmux configuration with commands termhost does not have yet mostly works.
+
+A file whose name ends in `.toml` is termhost's own format (config_toml.py), turned into
+the same commands, line numbers kept.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["Line", "parse", "source"]
+from termhost.mux import config_toml
+
+__all__ = ["Line", "default_path", "parse", "source"]
 
 Line = tuple[int, list[str]]
 """(line number, argv) of one command."""
 
 RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 """Runs one command line: (status, stdout, stderr)."""
+
+
+def default_path(env: Mapping[str, str]) -> str | None:
+    """`$XDG_CONFIG_HOME/termhost/config.toml` (~/.config by default) when it exists: the
+    configuration a server starts with when -f does not name one."""
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", "~"), ".config")
+    path = os.path.join(os.path.expanduser(base), "termhost", "config.toml")
+    return path if os.path.isfile(path) else None
 
 
 def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
@@ -61,7 +75,7 @@ async def source(path: str, run: RunCommand, *, quiet: bool = False) -> tuple[st
         return "", [] if quiet else [f"{path}: No such file or directory"]
     except OSError as error:
         return "", [f"{path}: {error.strerror or error}"]
-    commands, errors = parse(text)
+    commands, errors = (config_toml.translate if path.endswith(".toml") else parse)(text)
     output: list[str] = []
     for number, argv in commands:
         status, stdout, stderr = await run(argv)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from termhost.terminal.keys import UnknownKey, parse_key
+from termhost.themes import find_theme_file
 
 __all__ = ["OPTIONS", "Option", "OptionError", "Options"]
 
@@ -24,7 +25,7 @@ class Option:
     default: str
     kind: str
     """"number" (with `low`..`high`), "choice" (one of `choices`), "key" (a tmux key
-    name) or "string"."""
+    name), "theme" (a theme's name, see `termhost themes`) or "string"."""
     low: int = 0
     high: int = 2**31 - 1
     choices: tuple[str, ...] = ()
@@ -61,7 +62,7 @@ OPTIONS = {
         Option("pane-border-status", "off", "choice", choices=("off", "top", "bottom"),
                window=True),
         Option("pane-border-format", "#{pane_index} #{pane_title}", "string", window=True),
-        Option("theme", "default", "string"),
+        Option("theme", "default", "theme"),
     )
 }
 
@@ -94,6 +95,8 @@ class Options:
                 parse_key(value)
             except UnknownKey:
                 raise OptionError(f"bad key: {value}") from None
+        if option.kind == "theme" and value != "default" and find_theme_file(value) is None:
+            raise OptionError(f"unknown theme: {value} (termhost themes lists them)")
         if option.kind == "choice":
             value = _FLAG_WORDS.get(value, value) if "on" in option.choices else value
             if value not in option.choices:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 __all__ = [
+    "FORCE_256_VARIABLE",
     "MAGIC",
     "MAX_PAYLOAD",
     "PROTOCOL_VERSION",
@@ -175,6 +176,11 @@ def encode_argv(argv: Sequence[str]) -> bytes:
 def decode_argv(payload: bytes) -> list[str]:
     """The inverse of encode_argv (an empty payload is an empty command line)."""
     return [os.fsdecode(arg) for arg in payload.split(b"\0")] if payload else []
+
+
+FORCE_256_VARIABLE = "TERMHOST_CLIENT_FORCE_256"
+"""Set in the environment a client sends (never in its own) for `termhost -2`: its
+terminal takes 256 colours whatever TERM says. The server takes it out again."""
 
 
 def encode_environ(env: Mapping[str, str]) -> bytes:

@@ -33,6 +33,7 @@ from termhost.mux.options import Options
 from termhost.mux.pane import Pane
 from termhost.mux.paths import SocketError, bind_server_socket, peer_allowed
 from termhost.mux.protocol import (
+    FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
     Frame,
     FrameDecoder,
@@ -140,8 +141,10 @@ class Server:
                     client.refresh(pane)
 
     def refresh_all(self) -> None:
-        """Redraw every client (an option that shows changed)."""
+        """Redraw every client (an option that shows changed; the status bar may have come
+        or gone, which changes the room the windows have)."""
         for session in self.sessions.values():
+            self.fit_session(session)
             self.refresh(session)
 
     def window_option(self, window: Window, name: str) -> str:
@@ -172,7 +175,7 @@ class Server:
         says; `manual` (or resize-window) keeps it as it is."""
         mode = self.options.get("window-size")
         sizes = [
-            (client.size.columns, max(1, client.size.rows - 1))
+            (client.size.columns, client.body_rows)
             for client in self.clients
             if client.session is session
         ]
@@ -512,7 +515,9 @@ class Server:
         context = Context(self)
         async for frame in frames:
             if frame.type is FrameType.ENVIRON:
-                context.env = decode_environ(frame.payload)
+                env = decode_environ(frame.payload)
+                context.force_256 = env.pop(FORCE_256_VARIABLE, None) is not None
+                context.env = env
             elif frame.type is FrameType.CWD:
                 context.cwd = os.fsdecode(frame.payload) or None
             elif frame.type is FrameType.TTY:
@@ -569,7 +574,8 @@ class Server:
         fd = open_tty(context.tty) if context.tty_output else None
         direct = TtyOutput(fd, relay) if fd is not None else None
         send = direct.write if direct is not None else relay
-        client = AttachedClient(self, session, send, Size(rows=rows, columns=cols))
+        client = AttachedClient(self, session, send, Size(rows=rows, columns=cols),
+                                env=context.env, force_256=context.force_256)
         client.tty = context.tty
         if self.config_errors:  # the first client to see the server is told
             client.show_message(self.config_errors.splitlines()[0])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from prompt_toolkit.application import Application
@@ -35,7 +35,7 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
-from prompt_toolkit.styles import Style
+from prompt_toolkit.output import ColorDepth
 
 from termhost.mux import model
 from termhost.mux.commands import Context, run_command
@@ -43,9 +43,19 @@ from termhost.mux.layout import Cell
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
 from termhost.terminal.keys import encode_key, encode_paste
+from termhost.themes import ThemeError, load_theme
 from termhost.ui import copy_view
 from termhost.ui.actions import PrefixActions
-from termhost.ui.copy_view import CopySession
+from termhost.ui.colours import (
+    TRUE_COLOUR,
+    default_style,
+    detect_depth,
+    palette_sequences,
+    reset_palette_sequences,
+    style_sgr,
+    ui_style,
+)
+from termhost.ui.copy_view import CopySession, FrameStyles
 from termhost.ui.key_names import SPECIAL_KEYS, key_modes, with_meta
 from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.prompt import Prompt
@@ -63,13 +73,8 @@ INTERACTIVE_BYTES = 4096
 """Output since the last paint below which a pane is painted at once (see `refresh`)."""
 DISPLAY_PANES_TIME = 1.0
 """Seconds display-panes shows the numbers, as tmux's display-panes-time."""
-STYLE = Style.from_dict({
-    "status": "bg:ansigreen fg:ansiblack",
-    "status.prompt": "bg:ansiyellow fg:ansiblack",
-    "border": "fg:ansibrightblack",
-    "border.active": "fg:ansigreen",
-    "outside": "fg:ansibrightblack",
-})
+_COLOR_DEPTHS = {16: ColorDepth.DEPTH_4_BIT, 256: ColorDepth.DEPTH_8_BIT,
+                 TRUE_COLOUR: ColorDepth.DEPTH_24_BIT}
 
 
 def _pane_numbers(placements: list[Placement], window: model.Window) -> str:
@@ -132,9 +137,16 @@ class AttachedClient:
     """The Application for one client attached to `session`."""
 
     def __init__(
-        self, server: Server, session: Session, send: Callable[[bytes], None], size: Size
+        self, server: Server, session: Session, send: Callable[[bytes], None], size: Size,
+        *, env: Mapping[str, str] | None = None, force_256: bool = False,
     ) -> None:
         self.server = server
+        self.depth = detect_depth(env or {}, force_256=force_256)
+        """The colours the client's terminal shows (COLORTERM, TERM, termhost -2)."""
+        self._theme = ""
+        """The theme the client is drawn in (option theme), once applied."""
+        self._frame_styles = FrameStyles()
+        self._palette_set = False
         self.session = session
         self.size = size
         self.tty = ""
@@ -147,9 +159,10 @@ class AttachedClient:
         self.input: PipeInput = self._input_cm.__enter__()
         self._writer = _FrameWriter(send)
         self._output = TrackingOutput(cast(TextIO, self._writer), lambda: self.size,
-                                      term="xterm-256color", enable_cpr=False)
+                                      term="xterm-256color", enable_cpr=False,
+                                      default_color_depth=_COLOR_DEPTHS[self.depth])
         self.app: Application[None] = Application(
-            layout=Layout(Window()), style=STYLE,
+            layout=Layout(Window()), style=default_style(),
             full_screen=True, input=self.input, output=self._output,
             max_render_postpone_time=0, terminal_size_polling_interval=None,
             mouse_support=False, refresh_interval=server.options.number("status-interval") or None,
@@ -170,7 +183,7 @@ class AttachedClient:
         """An open status-line prompt: it takes every key until it is answered."""
         self._message = ""
         """A message shown in place of the status bar (a failed command's error)."""
-        self.painter = Painter(self._output, self._cursor_left_at)
+        self.painter = Painter(self._output, self._cursor_left_at, self.depth)
         self.app.after_render += self._after_render
         self._drawn = False  # prompt_toolkit drew its first frame
         self._paint_handle: asyncio.TimerHandle | None = None
@@ -291,9 +304,34 @@ class AttachedClient:
             not copying.still_fits() or copying.pane is not self.session.active_window.active
         ):
             self.copying = None
+        self._apply_theme()
         self.app.layout = Layout(self._container())
         self.painter.forget()
         self.app.invalidate()
+
+    def _apply_theme(self) -> None:
+        """Draw in the theme the option names, when it changed: the status bar, borders,
+        prompts, copy mode; and on a terminal of 256 colours or more the panes' palette
+        and default colours (OSC 4/10/11), given back to the terminal on detach."""
+        name = self.server.options.get("theme")
+        if name == self._theme:
+            return
+        self._theme = name
+        try:
+            theme = None if name == "default" else load_theme(name)
+        except ThemeError as error:
+            self.show_message(str(error))
+            theme = None
+        style = default_style() if theme is None else ui_style(theme)
+        self.app.style = style
+        self._frame_styles = FrameStyles(*(style_sgr(style, part, self.depth)
+                                           for part in ("selection", "match", "match.current")))
+        if theme is not None and self.depth >= 256:
+            self._output.write_raw(palette_sequences(theme))
+            self._palette_set = True
+        elif self._palette_set:
+            self._output.write_raw(reset_palette_sequences())
+            self._palette_set = False
 
     def _after_render(self, _: object) -> None:
         """prompt_toolkit drew the chrome: the panes go on top of it."""
@@ -323,7 +361,7 @@ class AttachedClient:
             return
         # A window larger than this client (window-size largest, resize-window) shows
         # its top left part, as in tmux.
-        cols, rows = self.size.columns, self.size.rows - 1
+        cols, rows = self.size.columns, self.size.rows - self._status_shown()
         placements = [
             Placement(cell.pane, cell.x, cell.y,
                       min(cell.width, cols - cell.x), min(cell.height, rows - cell.y))
@@ -335,7 +373,7 @@ class AttachedClient:
         if copied is not None and self.copying is not None:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copied)
-            overlay = copy_view.frame(self.copying.mode, copied) + overlay
+            overlay = copy_view.frame(self.copying.mode, copied, self._frame_styles) + overlay
         self.painter.paint(placements, window.active, only, overlay)
 
     def _cursor_left_at(self, point: Point) -> None:
@@ -351,7 +389,15 @@ class AttachedClient:
         if reason:
             self.detach_reason = reason
         if self.app.is_running:
+            self._give_back_terminal()
             self.app.exit()
+
+    def _give_back_terminal(self) -> None:
+        """What termhost changed in the client's terminal, as it was: the palette."""
+        if self._palette_set:
+            self._output.write_raw(reset_palette_sequences())
+            self._palette_set = False
+        self._output.flush()
 
     # --- the layout --------------------------------------------------------------------
 
@@ -360,7 +406,7 @@ class AttachedClient:
         body: AnyContainer = Window()
         fits = window is not None and (
             window.layout.width <= self.size.columns
-            and window.layout.height <= self.size.rows - 1
+            and window.layout.height <= self.body_rows
         )
         if self._view is not None:
             body = Window(FormattedTextControl(self._view_text), style="class:view")
@@ -369,10 +415,31 @@ class AttachedClient:
             # A window smaller than this client (window-size smallest): dots outside it.
             if window.layout.width < self.size.columns:
                 body = VSplit([body, Window(char="·", style="class:outside")])
-            if window.layout.height < self.size.rows - 1:
+            if window.layout.height < self.body_rows:
                 body = HSplit([body, Window(char="·", style="class:outside")])
+        if not self._status_shown():
+            return body
         status = Window(FormattedTextControl(self._status_line), height=1, style="class:status")
         return HSplit([body, status])
+
+    @property
+    def body_rows(self) -> int:
+        """The rows the window has: all but the status line's, when it is on."""
+        return max(1, self.size.rows - (self.server.options.get("status") == "on"))
+
+    def _status_shown(self) -> bool:
+        """The status line is drawn: it is on, or (status off) a prompt or a message
+        takes the last row for now, over the panes, as in tmux."""
+        return (self.server.options.get("status") == "on" or self._prompt is not None
+                or bool(self._message))
+
+    def _status_changed(self) -> None:
+        """A prompt or message came or went: with the status line off, that is a row of
+        the panes covered or given back."""
+        if self.server.options.get("status") == "on":
+            self.app.invalidate()
+        else:
+            self.relayout()
 
     def _cell(self, cell: Cell[Pane]) -> AnyContainer:
         if cell.kind == "pane":
@@ -389,7 +456,7 @@ class AttachedClient:
 
     def _view_text(self) -> StyleAndTextTuples:
         assert self._view is not None
-        rows = self._view.rows(self.size.columns, self.size.rows - 1)
+        rows = self._view.rows(self.size.columns, self.body_rows)
         return [("", "\n".join(rows))]
 
     def open_view(self, lines: list[str]) -> None:
@@ -411,7 +478,7 @@ class AttachedClient:
 
     def open_prompt(self, prompt: Prompt) -> None:
         self._prompt = prompt
-        self.app.invalidate()
+        self._status_changed()
 
     def execute(self, *argv: str, view: bool = False) -> None:
         """A tmux command line on behalf of this client; its error (or the first line it
@@ -476,12 +543,12 @@ class AttachedClient:
         self._message = message
         seconds = self.server.options.number("display-time") / 1000
         asyncio.get_running_loop().call_later(seconds, self._clear_message, message)
-        self.app.invalidate()
+        self._status_changed()
 
     def _clear_message(self, message: str) -> None:
         if self._message == message:
             self._message = ""
-            self.app.invalidate()
+            self._status_changed()
 
     def _dispatch(self, press: KeyPress, name: str) -> None:
         """One key from the client (`name`: tmux's name of it): whatever has the keys
@@ -501,7 +568,7 @@ class AttachedClient:
                 self.execute("select-pane", "-t", panes[int(name)].name)
             return  # any other key just ends the display, as in tmux
         if self._view is not None:
-            if self._view.key(name, self.size.rows - 1):
+            if self._view.key(name, self.body_rows):
                 self._view = None
                 self.relayout()
             self.app.invalidate()
@@ -509,7 +576,9 @@ class AttachedClient:
         if self._prompt is not None:
             if self._prompt.key(name):
                 self._prompt = None
-            self.app.invalidate()
+                self._status_changed()
+            else:
+                self.app.invalidate()
             return
         prefix = self.server.options.get("prefix")
         if self._prefixed:

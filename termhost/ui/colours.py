@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from prompt_toolkit.styles import Style
+from prompt_toolkit.styles import BaseStyle, Style
 
 from termhost.themes import Theme, _readable_on
 
@@ -25,6 +25,7 @@ __all__ = [
     "reset_palette_sequences",
     "rgb_to_256",
     "sgr_colour",
+    "style_sgr",
     "ui_style",
 ]
 
@@ -166,6 +167,28 @@ def sgr_colour(colour: str, base: int, depth: int) -> list[str]:
 
 
 # termhost's own screen
+
+_PTK_ANSI = ("ansiblack", "ansired", "ansigreen", "ansiyellow", "ansiblue", "ansimagenta",
+             "ansicyan", "ansigray", "ansibrightblack", "ansibrightred", "ansibrightgreen",
+             "ansibrightyellow", "ansibrightblue", "ansibrightmagenta", "ansibrightcyan",
+             "ansiwhite")
+"""prompt_toolkit's names of the sixteen colours, in their order."""
+
+
+def _style_colour(colour: str | None, base: int, depth: int) -> list[str]:
+    if colour in _PTK_ANSI:
+        return [_sgr_16(_PTK_ANSI.index(colour), base)]
+    return sgr_colour(colour, base, depth) if colour else []
+
+
+def style_sgr(style: BaseStyle, name: str, depth: int) -> str:
+    """The SGR sequence (from a reset) for the style class `name`: what copy mode draws
+    its selection and matches with, over pane cells prompt_toolkit does not draw."""
+    attrs = style.get_attrs_for_style_str(f"class:{name}")
+    params = ["0", *(code for flag, code in ((attrs.bold, "1"), (attrs.reverse, "7")) if flag)]
+    params += _style_colour(attrs.color, 30, depth) + _style_colour(attrs.bgcolor, 40, depth)
+    return "\x1b[" + ";".join(params) + "m"
+
 
 
 def ui_style(theme: Theme) -> Style:

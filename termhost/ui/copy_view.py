@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from wcwidth import wcwidth
 
@@ -23,16 +23,23 @@ from termhost.ui.copy_mode import CopyMode
 from termhost.ui.painter import Placement
 from termhost.ui.prompt import Prompt
 
-__all__ = ["CopyHost", "CopySession", "frame", "snapshot"]
+__all__ = ["CopyHost", "CopySession", "FrameStyles", "frame", "snapshot"]
 
 _PROMPT_LABELS = {"search-forward": "(search down) ", "search-backward": "(search up) ",
                   "goto-line": "(goto line) "}
 
 _PLAIN = "\x1b[0m"
-_SELECTED = "\x1b[0;30;43m"
-_MATCH = "\x1b[0;30;46m"
-_CURRENT = "\x1b[0;30;45m"
 _CURSOR = "\x1b[0;7m"
+
+
+class FrameStyles(NamedTuple):
+    """The SGR sequences copy mode draws with: tmux's mode-style (black on yellow) for the
+    selection and the position indicator, cyan for matches, magenta for the current one;
+    a theme's colours in their place (the client's `selection`, `match`, `match.current`)."""
+
+    selected: str = "\x1b[0;30;43m"
+    match: str = "\x1b[0;30;46m"
+    current: str = "\x1b[0;30;45m"
 
 
 def snapshot(terminal: Terminal) -> tuple[list[list[str]], list[bool]]:
@@ -61,7 +68,7 @@ def _cells(text: str, width: int) -> list[str]:
     return cells + [" "] * (width - len(cells))
 
 
-def frame(mode: CopyMode, placement: Placement) -> str:
+def frame(mode: CopyMode, placement: Placement, styles: FrameStyles) -> str:
     """The writes that show copy mode's view in the pane's cells."""
     rows = mode.rows
     out: list[str] = []
@@ -83,10 +90,10 @@ def frame(mode: CopyMode, placement: Placement) -> str:
             if (x, line) == (cursor_x, cursor_y):
                 wanted = _CURSOR
             elif any(start <= x < end for start, end in selected):
-                wanted = _SELECTED
+                wanted = styles.selected
             elif any(start <= x < end for start, end in matches):
                 current = mode.current_match is not None and mode.current_match.covers(x, line)
-                wanted = _CURRENT if current else _MATCH
+                wanted = styles.current if current else styles.match
             else:
                 wanted = _PLAIN
             if wanted != style:
@@ -96,7 +103,7 @@ def frame(mode: CopyMode, placement: Placement) -> str:
     indicator = mode.position_indicator()
     if len(indicator) <= width:
         x = placement.x + width - len(indicator)
-        out.append(f"\x1b[{placement.y + 1};{x + 1}H{_SELECTED}{indicator}")
+        out.append(f"\x1b[{placement.y + 1};{x + 1}H{styles.selected}{indicator}")
     out.append(_PLAIN)
     return "".join(out)
 

@@ -23,12 +23,14 @@ import operator
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import repeat
 
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from termhost.mux.pane import Pane
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
+from termhost.ui.colours import TRUE_COLOUR, sgr_colour
 
 __all__ = ["Painter", "Placement", "TrackingOutput"]
 
@@ -73,8 +75,12 @@ class Painter:
     """Paints panes for one client. `move_cursor_to` tells prompt_toolkit where the
     cursor was left (its renderer moves relative to where it believes the cursor is)."""
 
-    def __init__(self, output: Vt100_Output, move_cursor_to: Callable[[Point], None]) -> None:
+    def __init__(self, output: Vt100_Output, move_cursor_to: Callable[[Point], None],
+                 depth: int = TRUE_COLOUR) -> None:
         self._output = output
+        self.depth = depth
+        """The outer terminal's colour depth (ui/colours.py): colours are brought down
+        to it, as tmux does for a terminal without true colour."""
         self._move_cursor_to = move_cursor_to
         self._shown: dict[Pane, dict[int, list[Cell]]] = {}
         self._placed: dict[Pane, Placement] = {}
@@ -145,7 +151,7 @@ class Painter:
             new = list(map(row.get, columns, blanks)) if row else [BLANK] * width
             old = shown.get(y)
             shown[y] = new
-            _row_changes(new, old, placement.x, placement.y + y, out)
+            _row_changes(new, old, placement.x, placement.y + y, out, self.depth)
 
     def _cursor(self, placement: Placement | None) -> tuple[Point, bool] | None:
         if placement is None:
@@ -157,7 +163,8 @@ class Painter:
 
 
 def _row_changes(
-    new: list[Cell], old: list[Cell] | None, x0: int, y: int, out: list[str]
+    new: list[Cell], old: list[Cell] | None, x0: int, y: int, out: list[str],
+    depth: int = TRUE_COLOUR,
 ) -> None:
     """The writes that turn row `old` (None: unknown) into `new` at column x0, row y.
     Cells are compared as the emulator holds them; only the ones written are turned
@@ -191,7 +198,7 @@ def _row_changes(
             end += 1
         end -= same
         out.append(f"\x1b[{y + 1};{x0 + start + 1}H")
-        for cell_sgr, glyph in map(_shown, new[start:end]):
+        for cell_sgr, glyph in map(_shown, new[start:end], repeat(depth)):
             if glyph == WIDE_STUB:
                 continue  # the wide character before it covered this cell
             if cell_sgr != sgr:
@@ -202,19 +209,14 @@ def _row_changes(
 
 
 @functools.lru_cache(maxsize=16384)
-def _shown(cell: Cell) -> Shown:
-    return _sgr(cell._replace(data=" ")), cell.data
-
-
-_NAMED = {
-    "black": 0, "red": 1, "green": 2, "brown": 3, "yellow": 3, "blue": 4, "magenta": 5,
-    "cyan": 6, "white": 7,
-}
+def _shown(cell: Cell, depth: int = TRUE_COLOUR) -> Shown:
+    return _sgr(cell._replace(data=" "), depth), cell.data
 
 
 @functools.lru_cache(maxsize=4096)
-def _sgr(attrs: Cell) -> str:
-    """The SGR sequence that sets exactly these attributes (from a reset)."""
+def _sgr(attrs: Cell, depth: int) -> str:
+    """The SGR sequence that sets exactly these attributes (from a reset), colours
+    brought down to the outer terminal's `depth`."""
     params = ["0"]
     for flag, code in (
         (attrs.bold, "1"), (attrs.faint, "2"), (attrs.italics, "3"),
@@ -223,25 +225,9 @@ def _sgr(attrs: Cell) -> str:
     ):
         if flag:
             params.append(code)
-    params += _colour(attrs.fg, 30)
-    params += _colour(attrs.bg, 40)
+    params += sgr_colour(attrs.fg, 30, depth)
+    params += sgr_colour(attrs.bg, 40, depth)
     return "\x1b[" + ";".join(params) + "m"
-
-
-def _colour(name: str, base: int) -> list[str]:
-    if name == "default":
-        return []
-    if name in _NAMED:
-        return [str(base + _NAMED[name])]
-    if name.startswith("bright") and name[6:] in _NAMED:
-        return [str(base + 60 + _NAMED[name[6:]])]
-    if len(name) == 6:
-        try:
-            red, green, blue = (int(name[i : i + 2], 16) for i in (0, 2, 4))
-        except ValueError:
-            return []
-        return [str(base + 8), "2", str(red), str(green), str(blue)]
-    return []
 
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from prompt_toolkit.styles import Attrs, BaseStyle, Style
 
 from termhost.themes import Theme, list_themes
@@ -22,7 +20,6 @@ from termhost.ui.colours import (
     sgr_colour,
     ui_style,
 )
-from termhost.ui.painter import _colour
 
 THEMES = list_themes()
 CLASSES = (
@@ -165,21 +162,6 @@ def test_sgr_colour_names_are_the_same_at_every_depth(
 def test_sgr_colour_brings_rgb_down(colour: str, depth: int, fg: list[str], bg: list[str]) -> None:
     assert sgr_colour(colour, 30, depth) == fg
     assert sgr_colour(colour, 40, depth) == bg
-
-
-_PYTE_COLOURS = st.one_of(
-    st.sampled_from([
-        "default", "black", "red", "green", "brown", "blue", "magenta", "cyan", "white",
-        "brightblack", "brightred", "brightbrown", "brightmagenta", "brightwhite",
-        "000000", "ffffff", "ff8700", "00005f", "bcbcbc",
-    ]),
-    st.text("0123456789abcdefABCDEF", min_size=6, max_size=6),
-)
-
-
-@given(_PYTE_COLOURS, st.sampled_from([30, 40]))
-def test_sgr_colour_at_true_colour_is_what_the_painter_writes(colour: str, base: int) -> None:
-    assert sgr_colour(colour, base, TRUE_COLOUR) == _colour(colour, base)
 
 
 # ui_style and default_style

@@ -54,6 +54,8 @@ class Context:
     """The path of the client's terminal, if it has one."""
     tty_output: bool = False
     """The client's stdout is that terminal: an attached client's output may go there."""
+    force_256: bool = False
+    """The client was started with -2: its terminal takes 256 colours."""
     depth: int = 0
     """How many source-file commands this one runs inside (a file sourcing itself ends)."""
     session: Session | None = None
