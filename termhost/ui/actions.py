@@ -11,19 +11,26 @@ from __future__ import annotations
 
 import functools
 import shlex
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from termhost.mux import model
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP
-from termhost.ui.prompt import Prompt, ask, confirm
+from termhost.ui.completion import Completions, targets_of
+from termhost.ui.prompt import History, Prompt, ask, confirm
 
 if TYPE_CHECKING:
+    from termhost.mux.server import Server
     from termhost.ui.app import AttachedClient
 
 __all__ = ["PrefixActions"]
 
 Action = Callable[[], None]
+
+_HISTORIES: weakref.WeakKeyDictionary[Server, History] = weakref.WeakKeyDictionary()
+"""The command prompt's history (C-b :, then Up and Down), one per server, shared by its
+clients as tmux's is."""
 
 
 class PrefixActions:
@@ -57,6 +64,10 @@ class PrefixActions:
             "copy-mode": client.copy_mode,
             "copy-mode -u": lambda: client.copy_mode(page_up=True),
             "list-buffers": lambda: client.execute("list-buffers", view=True),
+            "choose-tree -Zs": lambda: client.choose_tree(windows=False),
+            "choose-tree -Zw": lambda: client.choose_tree(windows=True),
+            "switch-client -p": lambda: client.step_session(-1),
+            "switch-client -n": lambda: client.step_session(1),
         }
         actions: dict[str, Action] = {}
         for binding in client.server.key_tables.table(name):
@@ -79,7 +90,11 @@ class PrefixActions:
 
     def command_prompt(self) -> None:
         """C-b : runs any verb, with the current session as the default target."""
-        self.client.open_prompt(Prompt(":", "", self._run_line))
+        server = self.client.server
+        history = _HISTORIES.setdefault(server, History())
+        self.client.open_prompt(Prompt(
+            ":", "", self._run_line, history=history,
+            completions=lambda: Completions.of(targets_of(server.sessions.values()))))
 
     def _run_line(self, line: str) -> None:
         try:

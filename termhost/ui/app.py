@@ -46,6 +46,7 @@ from termhost.terminal.keys import encode_key, encode_paste
 from termhost.themes import ThemeError, load_theme
 from termhost.ui import copy_view
 from termhost.ui.actions import PrefixActions
+from termhost.ui.choose_tree import ChooseTree
 from termhost.ui.colours import (
     TRUE_COLOUR,
     default_style,
@@ -60,6 +61,8 @@ from termhost.ui.key_names import SPECIAL_KEYS, key_modes, with_meta
 from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
+from termhost.ui.tree_view import describe as describe_tree
+from termhost.ui.tree_view import draw as draw_tree
 from termhost.ui.viewer import TextView
 
 if TYPE_CHECKING:
@@ -73,6 +76,8 @@ INTERACTIVE_BYTES = 4096
 """Output since the last paint below which a pane is painted at once (see `refresh`)."""
 DISPLAY_PANES_TIME = 1.0
 """Seconds display-panes shows the numbers, as tmux's display-panes-time."""
+_VIEW_STYLES = {"": "", "match": "class:match", "position": "class:selection"}
+"""A view's parts (viewer.py) in the client's style classes, which themes colour."""
 _COLOR_DEPTHS = {16: ColorDepth.DEPTH_4_BIT, 256: ColorDepth.DEPTH_8_BIT,
                  TRUE_COLOUR: ColorDepth.DEPTH_24_BIT}
 
@@ -153,6 +158,8 @@ class AttachedClient:
         """The client's terminal (#{client_tty})."""
         self._view: TextView | None = None
         """Shown in place of the window while open (C-b ?)."""
+        self._tree: ChooseTree | None = None
+        """choose-tree (C-b s, C-b w), shown in place of the window while open."""
         self.detach_reason = f"detached (from session {session.name})"
         self._detaching = False
         self._input_cm = create_pipe_input()
@@ -176,6 +183,8 @@ class AttachedClient:
         self.copying: CopySession | None = None
         """Copy mode (C-b [) over a pane, which it shows frozen in its place."""
         self.actions = PrefixActions(self)
+        self.last_session: Session | None = None
+        """The session shown before the last switch (switch-client -l)."""
         self._pane_numbers = False
         """display-panes (C-b q): each pane's number shown over it; a digit selects."""
         self._pane_numbers_timer: asyncio.TimerHandle | None = None
@@ -235,6 +244,7 @@ class AttachedClient:
             and not self._prefixed
             and self._prompt is None
             and self._view is None
+            and self._tree is None
             and not self._pane_numbers
             and self.copying is None
             and self._escape_timer is None
@@ -355,7 +365,7 @@ class AttachedClient:
             self._last_paint = asyncio.get_running_loop().time()
             self._output_at_paint = {pane: pane.output_bytes for pane in self._visible_panes()}
         window = self.session.active_window
-        if self._view is not None:  # the view covers the panes
+        if self._view is not None or self._tree is not None:  # they cover the panes
             if only is None:
                 self.painter.paint([], None)
             return
@@ -374,7 +384,10 @@ class AttachedClient:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copied)
             overlay = copy_view.frame(self.copying.mode, copied, self._frame_styles) + overlay
-        self.painter.paint(placements, window.active, only, overlay)
+        prompt = self._prompt
+        cursor = None if prompt is None else Point(
+            x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
+        self.painter.paint(placements, window.active, only, overlay, cursor)
 
     def _cursor_left_at(self, point: Point) -> None:
         # prompt_toolkit's renderer moves the cursor relative to where it last left it;
@@ -410,6 +423,10 @@ class AttachedClient:
         )
         if self._view is not None:
             body = Window(FormattedTextControl(self._view_text), style="class:view")
+        elif self._tree is not None:
+            tree = self._tree
+            body = Window(FormattedTextControl(lambda: draw_tree(
+                tree, self.server, self.size.columns, self.body_rows)), style="class:view")
         elif window is not None and fits:
             body = self._cell(window.visible_cells()[0] if window.zoomed else window.layout)
             # A window smaller than this client (window-size smallest): dots outside it.
@@ -456,8 +473,11 @@ class AttachedClient:
 
     def _view_text(self) -> StyleAndTextTuples:
         assert self._view is not None
-        rows = self._view.rows(self.size.columns, self.body_rows)
-        return [("", "\n".join(rows))]
+        fragments: StyleAndTextTuples = []
+        for row in self._view.styled_rows(self.size.columns, self.body_rows):
+            fragments += [(_VIEW_STYLES[style], text) for style, text in row]
+            fragments.append(("", "\n"))
+        return fragments[:-1]
 
     def open_view(self, lines: list[str]) -> None:
         self._view = TextView(lines)
@@ -465,7 +485,9 @@ class AttachedClient:
 
     def _status_line(self) -> StyleAndTextTuples:
         if self._prompt is not None:
-            return [("class:status.prompt", self._prompt.line.ljust(self.size.columns))]
+            shown = "  " + " ".join(self._prompt.shown) if self._prompt.shown else ""
+            line = (self._prompt.line + shown)[: self.size.columns]
+            return [("class:status.prompt", line.ljust(self.size.columns))]
         if self._message:
             return [("class:message", self._message.ljust(self.size.columns))]
         return status_bar(self.server, self.session, self.size.columns)
@@ -520,6 +542,73 @@ class AttachedClient:
         self.copying = None
         self.relayout()  # the pane as it is now, live again
 
+    def _view_key(self, view: TextView, name: str) -> None:
+        """A key in a view (C-b ?, C-b #): move, close, or search it, as tmux's."""
+        action = view.press(name, self.body_rows)
+        if action is not None and action.kind == "exit":
+            self._view = None
+            self.relayout()
+        elif action is not None and action.kind == "prompt":
+            forward = action.text == "search-forward"
+
+            def search(answer: str) -> None:
+                view.search(answer, forward)
+                if view.message:
+                    self.show_message(view.message)
+                self.app.invalidate()
+
+            label = "(search down) " if forward else "(search up) "
+            self.open_prompt(Prompt(label, "", search))
+        elif view.message:
+            self.show_message(view.message)
+        self.app.invalidate()
+
+    def choose_tree(self, *, windows: bool) -> None:
+        """choose-tree: every session (C-b s) or window (C-b w, -w) to pick one from."""
+        self._tree = ChooseTree(describe_tree(self.server), self.session.id, windows=windows)
+        self.relayout()
+
+    def _tree_key(self, tree: ChooseTree, name: str) -> None:
+        choice = tree.press(name)
+        if choice is None:
+            self.app.invalidate()
+            return
+        self._tree = None
+        if choice.kind == "choose":
+            self.switch_to(choice.target)
+        self.relayout()
+
+    def switch_to(self, target: str) -> None:
+        """Show the session, window (and pane) `target` names (`$N`, `@N`, `%N`) on this
+        client, as switch-client -t does."""
+        for session in self.server.sessions.values():
+            for window in session.windows:
+                for pane in window.panes:
+                    if target in (f"${session.id}", f"@{window.id}", pane.name):
+                        if target.startswith("$"):
+                            window = session.active_window
+                        elif target.startswith("%"):
+                            window.select(pane)
+                        self._switch_session(session)
+                        session.select(window)
+                        return
+
+    def step_session(self, step: int) -> None:
+        """C-b ( and ), switch-client -p/-n: the previous or next session by name, as
+        tmux orders them."""
+        sessions = sorted(self.server.sessions.values(), key=lambda s: s.name)
+        current = sessions.index(self.session)
+        self.switch_to(f"${sessions[(current + step) % len(sessions)].id}")
+        self.relayout()
+
+    def _switch_session(self, session: Session) -> None:
+        old, self.session = self.session, session
+        self.copying = None
+        if old is not session:
+            self.last_session = old
+            self.server.client_active(self)
+            self.server.fit_session(old)
+
     def display_panes(self, duration: float = DISPLAY_PANES_TIME) -> None:
         """display-panes: the panes' numbers over them for `duration` seconds, or until a
         key: a digit selects that pane, as tmux's."""
@@ -552,8 +641,9 @@ class AttachedClient:
 
     def _dispatch(self, press: KeyPress, name: str) -> None:
         """One key from the client (`name`: tmux's name of it): whatever has the keys
-        (pane numbers, a view, a prompt, copy mode), else a binding of the root table,
-        the prefix, a prefix binding, or the pane's."""
+        (pane numbers, a prompt, which may be over a view or copy mode, a view, the tree,
+        copy mode), else a binding of the root table, the prefix, a prefix binding, or
+        the pane's."""
         if press.key is Keys.CPRResponse:
             return
         if press.key is Keys.BracketedPaste:
@@ -567,18 +657,19 @@ class AttachedClient:
             if name.isdigit() and int(name) < len(panes):
                 self.execute("select-pane", "-t", panes[int(name)].name)
             return  # any other key just ends the display, as in tmux
-        if self._view is not None:
-            if self._view.key(name, self.body_rows):
-                self._view = None
-                self.relayout()
-            self.app.invalidate()
-            return
         if self._prompt is not None:
             if self._prompt.key(name):
                 self._prompt = None
                 self._status_changed()
             else:
                 self.app.invalidate()
+            self._paint()  # the cursor where the prompt's is now
+            return
+        if self._view is not None:
+            self._view_key(self._view, name)
+            return
+        if self._tree is not None:
+            self._tree_key(self._tree, name)
             return
         prefix = self.server.options.get("prefix")
         if self._prefixed:

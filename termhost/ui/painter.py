@@ -93,11 +93,12 @@ class Painter:
 
     def paint(
         self, placements: Iterable[Placement], active: Pane | None, only: Pane | None = None,
-        overlay: str = "",
+        overlay: str = "", cursor_at: Point | None = None,
     ) -> None:
         """Bring every placed pane (or only the placed pane `only`) up to date on the
         terminal, write `overlay` over them (display-panes' numbers), then put the cursor
-        on the active pane's. Panes left out keep their damage for the next paint."""
+        on the active pane's, or at `cursor_at` (a prompt's). Panes left out keep their
+        damage for the next paint."""
         out: list[str] = []
         placed = {placement.pane: placement for placement in placements}
         if only is None:
@@ -115,7 +116,8 @@ class Painter:
         output.hide_cursor()
         if out:
             output.write_raw("".join(out) + "\x1b[0m")
-        cursor = self._cursor(placed.get(active) if active is not None else None)
+        cursor = (cursor_at, True) if cursor_at is not None else self._cursor(
+            placed.get(active) if active is not None else None)
         if cursor is not None:
             point, visible = cursor
             output.write_raw(f"\x1b[{point.y + 1};{point.x + 1}H")

@@ -249,6 +249,7 @@ def one_name(args: list[str], verb: str) -> str:
 # The verbs, a module per kind of object, each registering its own with @command.
 from termhost.mux.commands import (  # noqa: E402  (they use what is defined above)
     buffers,
+    clients,
     keys,
     layouts,
     panes,
@@ -258,4 +259,5 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["buffers", "keys", "layouts", "panes", "scripts", "sessions", "settings", "windows"]
+__all__ += ["buffers", "clients", "keys", "layouts", "panes", "scripts", "sessions", "settings",
+            "windows"]

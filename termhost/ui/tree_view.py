@@ -1,0 +1,68 @@
+"""choose-tree on a client: the server's sessions described for the ChooseTree model,
+and the tree and its preview drawn in place of the window.
+
+The model (choose_tree.py) never sees the server; this is where the two meet, so that the
+model stays data in and rows out.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from termhost.mux.model import Session
+from termhost.mux.pane import Pane
+from termhost.ui.choose_tree import ChooseTree, TreePane, TreeSession, TreeWindow
+
+if TYPE_CHECKING:
+    from termhost.mux.server import Server
+
+__all__ = ["describe", "draw", "find_pane"]
+
+
+def describe(server: Server) -> list[TreeSession]:
+    """Every session, window and pane of the server, as the tree shows them."""
+    host = socket.gethostname()
+    attached = {client.session for client in server.clients}
+    return [
+        TreeSession(session.id, session.name, attached=session in attached, windows=[
+            TreeWindow(window.id, window.index, window.name, session.window_flags(window),
+                       current=window is session.active_window, panes=[
+                           TreePane(pane.id, index, pane.current_command(),
+                                    title="" if pane.terminal.screen.title in ("", host)
+                                    else pane.terminal.screen.title,
+                                    active=pane is window.active)
+                           for index, pane in enumerate(window.panes)])
+            for window in session.windows])
+        for session in server.sessions.values()
+    ]
+
+
+def find_pane(server: Server, target: str) -> tuple[Session, Pane] | None:
+    """The pane a tree row names (`%N`), with its session."""
+    for session in server.sessions.values():
+        for window in session.windows:
+            for pane in window.panes:
+                if pane.name == target:
+                    return session, pane
+    return None
+
+
+def draw(tree: ChooseTree, server: Server, width: int, height: int) -> StyleAndTextTuples:
+    """The tree over the top of the window and, below it, the screen of the pane its
+    selected row leads to, as tmux lays choose-tree out."""
+    tree_rows = tree.tree_height(height)
+    fragments: StyleAndTextTuples = []
+    for style, text in tree.rows(width, tree_rows):
+        fragments += [("class:selection" if style else "", text), ("", "\n")]
+    if height > tree_rows:
+        found = find_pane(server, tree.preview_target())
+        lines, cursor = [], 0
+        if found is not None:
+            screen = found[1].terminal.screen
+            lines, cursor = list(screen.display), screen.cursor.y
+        for row in tree.preview(lines, width, height - tree_rows, cursor=cursor):
+            fragments += [("class:border", row), ("", "\n")]
+    return fragments[:-1]
