@@ -43,6 +43,7 @@ from termhost.mux.layout import Cell
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
 from termhost.terminal.keys import encode_key, encode_paste
+from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
 from termhost.ui import copy_view
 from termhost.ui.actions import PrefixActions
@@ -58,6 +59,7 @@ from termhost.ui.colours import (
 )
 from termhost.ui.copy_view import CopySession, FrameStyles
 from termhost.ui.key_names import SPECIAL_KEYS, key_modes, with_meta
+from termhost.ui.mouse_router import MouseRouter
 from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
@@ -183,6 +185,9 @@ class AttachedClient:
         self.copying: CopySession | None = None
         """Copy mode (C-b [) over a pane, which it shows frozen in its place."""
         self.actions = PrefixActions(self)
+        self.mouse = MouseRouter(self)
+        self._mouse_on = False
+        """The client's terminal reports the mouse (option mouse)."""
         self.last_session: Session | None = None
         """The session shown before the last switch (switch-client -l)."""
         self._pane_numbers = False
@@ -198,6 +203,9 @@ class AttachedClient:
         self._paint_handle: asyncio.TimerHandle | None = None
         self._last_paint = 0.0
         self._output_at_paint: dict[Pane, int] = {}
+        # What the client's terminal is set to goes out before the first frame.
+        self._apply_theme()
+        self._apply_mouse()
 
     # --- the server's side ------------------------------------------------------------
 
@@ -280,7 +288,7 @@ class AttachedClient:
         made meanwhile share the paint."""
         if not self._drawn:
             return  # the first frame paints everything
-        if pane is not None and (pane not in self._visible_panes() or self._is_copying(pane)):
+        if pane is not None and (pane not in self._visible_panes() or self.is_copying(pane)):
             return  # in another window, or frozen in copy mode: nothing to show
         loop = asyncio.get_running_loop()
         interactive = self._output_since_paint(pane) < INTERACTIVE_BYTES
@@ -315,9 +323,18 @@ class AttachedClient:
         ):
             self.copying = None
         self._apply_theme()
+        self._apply_mouse()
         self.app.layout = Layout(self._container())
         self.painter.forget()
         self.app.invalidate()
+
+    def _apply_mouse(self) -> None:
+        """Mouse reporting on in the client's terminal while the option mouse is on, so
+        that without it the terminal's own selection and scrolling work as usual."""
+        wanted = self.server.options.get("mouse") == "on"
+        if wanted != self._mouse_on:
+            self._output.write_raw(MOUSE_ON if wanted else MOUSE_OFF)
+            self._mouse_on = wanted
 
     def _apply_theme(self) -> None:
         """Draw in the theme the option names, when it changed: the status bar, borders,
@@ -379,7 +396,7 @@ class AttachedClient:
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
         overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
-        copied = next((p for p in placements if self._is_copying(p.pane)), None)
+        copied = next((p for p in placements if self.is_copying(p.pane)), None)
         if copied is not None and self.copying is not None:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copied)
@@ -406,7 +423,11 @@ class AttachedClient:
             self.app.exit()
 
     def _give_back_terminal(self) -> None:
-        """What termhost changed in the client's terminal, as it was: the palette."""
+        """What termhost changed in the client's terminal, as it was: the palette, the
+        mouse."""
+        if self._mouse_on:
+            self._output.write_raw(MOUSE_OFF)
+            self._mouse_on = False
         if self._palette_set:
             self._output.write_raw(reset_palette_sequences())
             self._palette_set = False
@@ -532,7 +553,7 @@ class AttachedClient:
     def _copied(self, text: str) -> None:
         self.server.buffers.set(text.encode("utf-8", "surrogateescape"))
 
-    def _is_copying(self, pane: Pane) -> bool:
+    def is_copying(self, pane: Pane) -> bool:
         return self.copying is not None and self.copying.pane is pane
 
     def repaint(self) -> None:
@@ -651,6 +672,12 @@ class AttachedClient:
             pane.write(encode_paste(press.data, key_modes(pane)))
             return
         name = "Space" if name == " " else name
+        if press.key is Keys.Vt100MouseEvent:
+            event = parse_report(press.data)
+            idle = self._prompt is None and self._view is None and self._tree is None
+            if event is not None and idle and self.server.options.get("mouse") == "on":
+                self.mouse.handle(event)
+            return
         if self._pane_numbers:
             self._hide_pane_numbers()
             panes = self.session.active_window.panes

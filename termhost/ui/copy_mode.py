@@ -137,6 +137,8 @@ class CopyMode:
         self._count = 0
         self._awaiting: tuple[str, int] | None = None
         self._last_jump: tuple[str, str] | None = None
+        self._pressed: Position | None = None
+        """Where the mouse button went down, where a drag's selection starts."""
         self._search: tuple[str, bool] | None = None
         self._matches: list[Match] = []
         self._matches_on: dict[int, list[Match]] = {}
@@ -265,6 +267,43 @@ class CopyMode:
             self._follow()
             if (self.cursor, self.top) == before:
                 break
+
+    # The mouse: tmux's MouseDown1Pane, MouseDrag1Pane and MouseDragEnd1Pane in copy mode.
+
+    def mouse_down(self, x: int, row: int) -> None:
+        """A click on row `row` of the view: the cursor there, no selection; a drag from
+        here selects."""
+        self._anchor, self._line_mode = None, False
+        self._place((_clamp(x, 0, self.width - 1), self._view_row(row)))
+        self._pressed = self.cursor
+
+    def mouse_drag(self, x: int, row: int) -> None:
+        """The mouse moved with the button held: the selection from where it was pressed
+        to here; beyond the top or bottom of the view it scrolls, as in tmux."""
+        if self._anchor is None:
+            self._anchor = self._pressed or self.cursor
+        if row < 0:
+            self._scroll(row)
+        elif row >= self.height:
+            self._scroll(row - self.height + 1)
+        self._place((_clamp(x, 0, self.width - 1), self._view_row(row)))
+
+    def mouse_up(self) -> Action | None:
+        """The button released: a drag's selection is copied and copy mode ends (tmux's
+        copy-pipe-and-cancel); a plain click leaves things as they are."""
+        self._pressed = None
+        if self._anchor is None or self._ends()[0] == self._ends()[1]:
+            return None
+        return self._copy_selection_and_cancel()
+
+    @property
+    def at_bottom(self) -> bool:
+        """The view shows the live screen's lines: the wheel scrolling down leaves copy
+        mode there, when the wheel entered it."""
+        return self.top >= self._history()
+
+    def _view_row(self, row: int) -> int:
+        return _clamp(self.top + _clamp(row, 0, self.height - 1), 0, len(self._rows) - 1)
 
     # Geometry of the lines.
 

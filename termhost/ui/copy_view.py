@@ -19,7 +19,7 @@ from wcwidth import wcwidth
 
 from termhost.mux.pane import Pane
 from termhost.terminal import Terminal
-from termhost.ui.copy_mode import CopyMode
+from termhost.ui.copy_mode import Action, CopyMode
 from termhost.ui.painter import Placement
 from termhost.ui.prompt import Prompt
 
@@ -137,7 +137,13 @@ class CopySession:
             self.mode.width, self.mode.height)
 
     def press(self, name: str) -> None:
-        action = self.mode.press("Space" if name == " " else name)
+        self._act(self.mode.press("Space" if name == " " else name))
+
+    def mouse_up(self) -> None:
+        """The mouse button released: a drag's selection copied, and copy mode left."""
+        self._act(self.mode.mouse_up())
+
+    def _act(self, action: Action | None) -> None:
         if action is not None and action.kind == "copy":
             self._copied(action.text)
         if action is not None and action.kind in ("copy", "exit"):

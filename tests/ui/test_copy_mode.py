@@ -780,3 +780,32 @@ def test_every_match_is_the_pattern_and_every_pattern_a_match(
             text += mode._rows[y][x]
             x, y = (x + 1, y) if x + 1 < mode.width else (0, y + 1)
         assert text == pattern
+
+
+def test_a_mouse_drag_selects_from_the_press_and_the_release_copies() -> None:
+    mode = pane("one two", "three four", "five six", height=2)  # "one two" is history
+    assert mode.top == 1
+    mode.mouse_down(4, 0)  # on "four"
+    assert mode.cursor == (4, 1) and mode.selection_spans(1) == []
+    mode.mouse_drag(3, 1)  # to "fiv|e": vi includes the cell under the cursor
+    assert mode.mouse_up() == Action("copy", "e four\nfive")
+
+
+def test_a_mouse_drag_past_the_top_scrolls_and_a_click_copies_nothing() -> None:
+    mode = pane("one two", "three four", "five six", height=2)
+    mode.mouse_down(2, 1)
+    assert mode.mouse_up() is None  # a click: nothing to copy, copy mode stays
+    mode.mouse_down(2, 1)
+    mode.mouse_drag(0, -1)  # above the view: a line further up comes into it
+    assert mode.top == 0 and mode.cursor == (0, 0)
+    assert mode.mouse_up() == Action("copy", "one two\nthree four\nfiv")
+    assert not mode.at_bottom
+
+
+def test_copy_mode_knows_when_its_view_is_back_at_the_bottom() -> None:
+    mode = pane("a", "b", "c", height=2)
+    assert mode.at_bottom
+    press(mode, "WheelUpPane")
+    assert not mode.at_bottom
+    press(mode, "WheelDownPane")
+    assert mode.at_bottom

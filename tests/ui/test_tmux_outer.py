@@ -183,6 +183,8 @@ def test_tiled_panes_fill_the_quadrants_and_zoom_shows_the_active_one(
                       "each label at the top left of its quadrant, the status bar below")
     assert borders_match(screen, panes), "the borders are not where list-panes puts the panes"
     assert "*" in screen[STATUS] and "Z" not in screen[STATUS]
+    wait_until(lambda: tmux.colours((x, STATUS) for x in range(COLS)) == {("black", "green")},
+               what="the status bar in black on green, all the way across")
 
     tmux.keys("C-b", "z")  # the active pane, the last made: D
     screen = tmux.see(lambda s: s[0].startswith("pane-D") and "*Z" in s[STATUS],
