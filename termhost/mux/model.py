@@ -35,6 +35,10 @@ class Window:
     """The select-layout preset last applied, where next-layout (C-b Space) goes on from."""
     options: dict[str, str] = field(default_factory=dict)
     """Window options set for this window alone (setw without -g): synchronize-panes."""
+    activity: bool = False
+    """Output since it was last current (monitor-activity): `#` in the status bar."""
+    bell: bool = False
+    """A bell since it was last current (monitor-bell): `!` in the status bar."""
 
     def arrange(self, preset: str) -> None:
         """select-layout: the panes rearranged as `preset`, at the window's size."""
@@ -156,9 +160,11 @@ class Session:
         return self.current
 
     def window_flags(self, window: Window) -> str:
-        """tmux's #{window_flags}: `*` current, `-` last, `Z` zoomed (the status bar's too)."""
+        """tmux's #{window_flags}, in its order: `#` activity, `!` bell, `*` current, `-`
+        last, `Z` zoomed (the status bar's too)."""
         mark = "*" if window is self.current else "-" if window is self.last else ""
-        return mark + ("Z" if window.zoomed else "")
+        alerts = ("#" if window.activity else "") + ("!" if window.bell else "")
+        return alerts + mark + ("Z" if window.zoomed else "")
 
     def free_index(self, base: int = 0) -> int:
         """The lowest window index from `base` not in use, as tmux picks for new-window."""
@@ -175,8 +181,10 @@ class Session:
             self.select(window)
 
     def select(self, window: Window) -> None:
+        """Make `window` current: its alerts are seen now, so they go."""
         if window is not self.current:
             self.last, self.current = self.current, window
+        window.activity = window.bell = False
 
     def remove(self, window: Window) -> None:
         """Drop a closed window; the last window (else the first) becomes current."""

@@ -63,6 +63,7 @@ OPTIONS = {
                window=True),
         Option("pane-border-format", "#{pane_index} #{pane_title}", "string", window=True),
         Option("theme", "default", "theme"),
+        Option("focus-events", "off", "choice", choices=("off", "on")),
     )
 }
 

@@ -71,6 +71,11 @@ class Pane:
         self.active_point = 0
         self.output_bytes = 0
         """Bytes the program wrote so far (a renderer's measure of how busy it is)."""
+        self.maybe_alert = False
+        """Output since the alerts were last looked at may hold a bell or an OSC 52
+        write: the (lazy) emulator must be caught up to tell (mux/alerts.py)."""
+        self.bells_seen = 0
+        """The emulator's bell count when the alerts were last looked at."""
         self.mark_active()
 
     def mark_active(self) -> None:
@@ -188,6 +193,7 @@ class Pane:
                 self._close()
                 return
             self.output_bytes += len(data)
+            self.maybe_alert = self.maybe_alert or b"\x07" in data or b"]52;" in data
             taken += len(data)
             self.terminal.feed(data)
             if len(data) < _SHORT_READ and not to_the_end:

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from termhost.mux import layout
+from termhost.mux import alerts, layout
 from termhost.mux.bindings import KeyTables
 from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
@@ -239,8 +239,27 @@ class Server:
     def _watch(self, session: Session, window: Window, pane: Pane) -> None:
         """Wire a new pane: its end re-cuts the window, its output redraws the clients."""
         pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda wrote: self.refresh(session, layout_changed=False, pane=wrote)
+        pane.on_output = lambda wrote: self._pane_wrote(session, wrote)
         pane.yield_to_typing = lambda: session.typed_recently()
+
+    def _pane_wrote(self, session: Session, pane: Pane) -> None:
+        """Show what `pane` wrote, and act on its alerts: flags in the status bars, the
+        bell rung on the clients' terminals, the clipboard set."""
+        self.refresh(session, layout_changed=False, pane=pane)
+        found = alerts.look(self, session, pane)
+        if found.flags_changed:
+            self.refresh(session)
+        if found.rang:
+            self.to_terminals("\a", session)
+        for data in found.copied:
+            self.buffers.set(data)
+            self.to_terminals(alerts.clipboard_sequence(data))
+
+    def to_terminals(self, text: str, session: Session | None = None) -> None:
+        """Write `text` to the terminals of the attached clients (of `session` only)."""
+        for client in self.clients:
+            if session is None or client.session is session:
+                client.write_terminal(text)
 
     async def split_window(
         self,

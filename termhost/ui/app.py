@@ -38,7 +38,9 @@ from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import ColorDepth
 
 from termhost.mux import model
-from termhost.mux.commands import Context, run_command
+from termhost.mux.alerts import clipboard_sequence
+from termhost.mux.commands import Context, run_command, variables
+from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
@@ -154,6 +156,10 @@ class AttachedClient:
         """The theme the client is drawn in (option theme), once applied."""
         self._frame_styles = FrameStyles()
         self._palette_set = False
+        self._focused: Pane | None = None
+        """The pane last told it has the focus (focus-events)."""
+        self._title: str | None = None
+        """The title last given to the client's terminal (set-titles)."""
         self.session = session
         self.size = size
         self.tty = ""
@@ -324,9 +330,22 @@ class AttachedClient:
             self.copying = None
         self._apply_theme()
         self._apply_mouse()
+        self._move_focus()
         self.app.layout = Layout(self._container())
         self.painter.forget()
         self.app.invalidate()
+
+    def _move_focus(self) -> None:
+        """focus-events on: a pane that asked (DECSET 1004) is told when it becomes the
+        active pane (CSI I) and when it stops being it (CSI O)."""
+        pane = self.active() if self.session.windows else None
+        if pane is self._focused:
+            return
+        if self.server.options.get("focus-events") == "on":
+            for whom, sequence in ((self._focused, b"\x1b[O"), (pane, b"\x1b[I")):
+                if whom is not None and not whom.closed and whom.terminal.screen.focus_events:
+                    whom.write(sequence)
+        self._focused = pane
 
     def _apply_mouse(self) -> None:
         """Mouse reporting on in the client's terminal while the option mouse is on, so
@@ -379,6 +398,7 @@ class AttachedClient:
         if only is not None:
             self._output_at_paint[only] = only.output_bytes
         else:
+            self._set_title()
             self._last_paint = asyncio.get_running_loop().time()
             self._output_at_paint = {pane: pane.output_bytes for pane in self._visible_panes()}
         window = self.session.active_window
@@ -406,6 +426,18 @@ class AttachedClient:
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
         self.painter.paint(placements, window.active, only, overlay, cursor)
 
+    def _set_title(self) -> None:
+        """set-titles on: the terminal's title is set-titles-string (the active pane's
+        title by default), set again whenever it changes (OSC 2)."""
+        if self.server.options.get("set-titles") != "on":
+            return
+        values = variables(self.session, server=self.server)
+        title = expand(self.server.options.get("set-titles-string"), values)
+        title = "".join(char for char in title if char.isprintable())
+        if title != self._title:
+            self._title = title
+            self._output.write_raw(f"\x1b]2;{title}\x07")
+
     def _cursor_left_at(self, point: Point) -> None:
         # prompt_toolkit's renderer moves the cursor relative to where it last left it;
         # the painter moved it since, so it says where. (No public API for this.)
@@ -424,10 +456,12 @@ class AttachedClient:
 
     def _give_back_terminal(self) -> None:
         """What termhost changed in the client's terminal, as it was: the palette, the
-        mouse."""
+        mouse, the cursor's shape."""
         if self._mouse_on:
             self._output.write_raw(MOUSE_OFF)
             self._mouse_on = False
+        if self.painter.cursor_shape:
+            self._output.write_raw("\x1b[0 q")
         if self._palette_set:
             self._output.write_raw(reset_palette_sequences())
             self._palette_set = False
@@ -551,7 +585,18 @@ class AttachedClient:
         self._paint()
 
     def _copied(self, text: str) -> None:
-        self.server.buffers.set(text.encode("utf-8", "surrogateescape"))
+        """Copy mode copied `text`: a new paste buffer and, unless set-clipboard is off,
+        the clipboard of the terminals (OSC 52), as tmux does."""
+        data = text.encode("utf-8", "surrogateescape")
+        self.server.buffers.set(data)
+        if self.server.options.get("set-clipboard") != "off":
+            self.server.to_terminals(clipboard_sequence(data))
+
+    def write_terminal(self, text: str) -> None:
+        """Write to the client's terminal now, past prompt_toolkit (a bell, OSC 52)."""
+        if not self._detaching:
+            self._output.write_raw(text)
+            self._output.flush()
 
     def is_copying(self, pane: Pane) -> bool:
         return self.copying is not None and self.copying.pane is pane

@@ -79,6 +79,8 @@ class Painter:
                  depth: int = TRUE_COLOUR) -> None:
         self._output = output
         self.depth = depth
+        self.cursor_shape = 0
+        """The cursor shape last set on the terminal (DECSCUSR; 0 its default)."""
         """The outer terminal's colour depth (ui/colours.py): colours are brought down
         to it, as tmux does for a terminal without true colour."""
         self._move_cursor_to = move_cursor_to
@@ -118,6 +120,10 @@ class Painter:
             output.write_raw("".join(out) + "\x1b[0m")
         cursor = (cursor_at, True) if cursor_at is not None else self._cursor(
             placed.get(active) if active is not None else None)
+        shape = active.terminal.screen.cursor_shape if active is not None else 0
+        if cursor is not None and cursor_at is None and shape != self.cursor_shape:
+            output.write_raw(f"\x1b[{shape} q")  # DECSCUSR: the active pane's shape
+            self.cursor_shape = shape
         if cursor is not None:
             point, visible = cursor
             output.write_raw(f"\x1b[{point.y + 1};{point.x + 1}H")
