@@ -1,10 +1,11 @@
 """tmux command files: `-f FILE` at server start, and `source-file`.
 
 A file of tmux commands, one per line, as tmux reads ~/.tmux.conf: `#` starts a comment,
-a line ending in `\\` goes on on the next one, and `;` as a word of its own (`\\;` in a
-shell) separates commands on one line. Every command runs, whatever the ones before gave:
-an error is reported as `FILE:LINE: message` and the rest of the file still loads, so an
-existing tmux configuration with commands termhost does not have yet mostly works.
+a line ending in `\\` goes on on the next one, `;` at the end of a word separates commands
+on one line, and `\\;` is a `;` word given to the command (a binding of two commands).
+Every command runs, whatever the ones before gave: an error is reported as
+`FILE:LINE: message` and the rest of the file still loads, so an existing tmux
+configuration with commands termhost does not have yet mostly works.
 
 A file whose name ends in `.toml` is termhost's own format (config_toml.py), turned into
 the same commands, line numbers kept.
@@ -28,6 +29,11 @@ RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 """Runs one command line: (status, stdout, stderr)."""
 
 
+_ESCAPED = "\x00;\x00"
+"""`\\;` while a line is split: a `;` that belongs to the command (bind a neww \\; splitw
+binds both), not one that ends it."""
+
+
 def default_path(env: Mapping[str, str]) -> str | None:
     """`$XDG_CONFIG_HOME/termhost/config.toml` (~/.config by default) when it exists: the
     configuration a server starts with when -f does not name one."""
@@ -49,7 +55,7 @@ def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
             continue
         line, pending = pending + raw, ""
         try:
-            words = shlex.split(line, comments=True)
+            words = shlex.split(line.replace("\\;", _ESCAPED), comments=True)
         except ValueError as error:
             errors.append((start, f"syntax error: {error}"))
             continue
@@ -62,7 +68,7 @@ def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
                     commands.append((start, argv))
                 argv = []
             else:
-                argv.append(word)
+                argv.append(word.replace(_ESCAPED, ";"))
     return commands, errors
 
 

@@ -86,6 +86,17 @@ _COLOR_DEPTHS = {16: ColorDepth.DEPTH_4_BIT, 256: ColorDepth.DEPTH_8_BIT,
                  TRUE_COLOUR: ColorDepth.DEPTH_24_BIT}
 
 
+def _commands(argv: tuple[str, ...]) -> list[list[str]]:
+    """A command line split at its `;` words: `neww ; splitw` is two commands."""
+    commands: list[list[str]] = [[]]
+    for word in argv:
+        if word == ";":
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    return [command for command in commands if command]
+
+
 def _pane_numbers(placements: list[Placement], window: model.Window) -> str:
     """display-panes' overlay: each pane's index in the middle of it, the active one's
     in red, the others' in blue (tmux's display-panes colours)."""
@@ -558,18 +569,22 @@ class AttachedClient:
         self._status_changed()
 
     def execute(self, *argv: str, view: bool = False) -> None:
-        """A tmux command line on behalf of this client; its error (or the first line it
-        prints) goes to the status line for display-time, as tmux shows it; with `view`
-        what it prints is shown in a view over the panes (list-buffers, as tmux)."""
+        """A tmux command line on behalf of this client (commands separated by `;` words
+        run in turn); its error (or the first line it prints) goes to the status line for
+        display-time, as tmux shows it; with `view` what it prints is shown in a view over
+        the panes (list-buffers, as tmux)."""
 
         async def run() -> None:
             context = Context(self.server, self.env(), session=self.session)
-            result = await run_command(context, list(argv))
-            output = result.stderr if result.status else result.stdout
-            if view and not result.status:
-                self.open_view(output.splitlines())
-            elif output.strip():
-                self.show_message(output.strip().splitlines()[0])
+            for command in _commands(argv):
+                result = await run_command(context, command)
+                output = result.stderr if result.status else result.stdout
+                if view and not result.status:
+                    self.open_view(output.splitlines())
+                elif output.strip():
+                    self.show_message(output.strip().splitlines()[0])
+                if result.status:
+                    break  # as tmux, the commands after a failed one do not run
 
         self.spawn(run())  # which redraws the client once the command is done
 

@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from termhost.mux.formats import expand
 
@@ -60,3 +62,23 @@ def test_deep_nesting_and_garbage_never_raise() -> None:
     assert expand("#{" * 200 + "x" + "}" * 200, {}) == ""
     assert expand("abc#{?", {}) == "abc"
     assert expand("#{s/(/x/:a}", {"a": "abc"}) == "abc"
+
+
+_FORMAT_PIECES = st.sampled_from([
+    "#{", "}", "#{?", ",", "#{==:", "#{=3:", "#{=-2:", "#{s/a/b/:", "#{e|+:", "#{m:", "#{n:",
+    "#{l:", "#{||:", "#{&&:", "session_name", "window_index", "nosuch", "#S", "#W", "##",
+    "#,", "#}", "a", "1", "0", " ", "%", "\\", "/", "|", ":",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_FORMAT_PIECES | st.text(max_size=3), max_size=30).map("".join))
+def test_any_template_expands_without_an_exception(template: str) -> None:
+    expanded = expand(template, {"session_name": "work", "window_index": "1"})
+    assert isinstance(expanded, str)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_characters="#"), max_size=40))
+def test_text_without_a_hash_is_left_as_it_is(text: str) -> None:
+    assert expand(text, {}) == text
