@@ -145,11 +145,32 @@ class Server:
         or gone, which changes the room the windows have)."""
         for session in self.sessions.values():
             self.fit_session(session)
+            for window in session.windows:
+                self.fit_window(session, window)  # pane-border-status may have changed
             self.refresh(session)
 
     def window_option(self, window: Window, name: str) -> str:
         """A window option's value for `window`: its own, else the global one."""
         return window.options.get(name) or self.options.get(name)
+
+    def window_area(self, session: Session, window: Window | None) -> tuple[int, int]:
+        """(top, rows) of the session's size that `window`'s panes have (a new window's
+        when None): all of it, less a row for the panes' labels (pane-border-status top
+        or bottom), as tmux takes it."""
+        labels = (self.window_option(window, "pane-border-status") if window is not None
+                  else self.options.get("pane-border-status"))
+        if labels == "off" or session.rows < 2:
+            return 0, session.rows
+        return (1 if labels == "top" else 0), session.rows - 1
+
+    def fit_window(self, session: Session, window: Window) -> None:
+        """The window's layout (and so its panes, TIOCSWINSZ) to its area of the session."""
+        top, rows = self.window_area(session, window)
+        root = window.layout
+        if (root.width, root.height, root.y) != (session.cols, rows, top):
+            layout.resize(root, session.cols, rows)
+            root.place(0, top)
+            window.fit_panes()
 
     def resize_session(self, session: Session, cols: int, rows: int) -> None:
         """Every window's layout and every pane (TIOCSWINSZ) to cols x rows."""
@@ -157,8 +178,7 @@ class Server:
             return
         session.cols, session.rows = cols, rows
         for window in session.windows:
-            layout.resize(window.layout, cols, rows)
-            window.fit_panes()
+            self.fit_window(session, window)
         self.refresh(session)
 
     def client_active(self, client: AttachedClient) -> None:
@@ -227,9 +247,10 @@ class Server:
         select: bool,
     ) -> Window:
         """A window at the session's lowest free index, its pane running `args`."""
-        pane = await self._start_pane(session, args, env, cwd, session.cols, session.rows)
+        top, rows = self.window_area(session, None)
+        pane = await self._start_pane(session, args, env, cwd, session.cols, rows)
         index = session.free_index(self.options.number("base-index"))
-        layout = Cell[Pane]("pane", session.cols, session.rows, pane=pane)
+        layout = Cell[Pane]("pane", session.cols, rows, y=top, pane=pane)
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
         session.add(window, select=select)
         self._watch(session, window, pane)
@@ -379,6 +400,7 @@ class Server:
         new = Window(self._next("window"), index, name or pane.current_command(), cell, pane)
         to.add(new, select=select)
         self._watch(to, new, pane)
+        self.fit_window(to, new)
         new.fit_panes()
         self.refresh(to)
 

@@ -36,6 +36,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.styles import BaseStyle
 
 from termhost.mux import model
 from termhost.mux.alerts import clipboard_sequence
@@ -166,6 +167,7 @@ class AttachedClient:
         self._theme = ""
         """The theme the client is drawn in (option theme), once applied."""
         self._frame_styles = FrameStyles()
+        self._style: BaseStyle = default_style()
         self._palette_set = False
         self._focused: Pane | None = None
         """The pane last told it has the focus (focus-events)."""
@@ -380,7 +382,7 @@ class AttachedClient:
             self.show_message(str(error))
             theme = None
         style = default_style() if theme is None else ui_style(theme)
-        self.app.style = style
+        self.app.style = self._style = style
         self._frame_styles = FrameStyles(*(style_sgr(style, part, self.depth)
                                            for part in ("selection", "match", "match.current")))
         if theme is not None and self.depth >= 256:
@@ -427,6 +429,8 @@ class AttachedClient:
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
         overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
+        if self._labels(window) != "off":
+            overlay = self._pane_labels(placements, window) + overlay
         copied = next((p for p in placements if self.is_copying(p.pane)), None)
         if copied is not None and self.copying is not None:
             # The frozen view in the pane's place; its live output waits underneath.
@@ -436,6 +440,30 @@ class AttachedClient:
         cursor = None if prompt is None else Point(
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
         self.painter.paint(placements, window.active, only, overlay, cursor)
+
+    def _labels(self, window: model.Window | None) -> str:
+        """pane-border-status of `window`: off, top or bottom."""
+        if window is None:
+            return "off"
+        return self.server.window_option(window, "pane-border-status")
+
+    def _pane_labels(self, placements: list[Placement], window: model.Window) -> str:
+        """Each pane's pane-border-format on the border above (below) it, the active
+        pane's in the active border's colour, as tmux's pane-border-status draws them."""
+        top = self._labels(window) == "top"
+        template = self.server.window_option(window, "pane-border-format")
+        out = []
+        for placement in placements:
+            y = placement.y - 1 if top else placement.y + placement.height
+            if placement.width < 3 or not 0 <= y < self.size.rows - self._status_shown():
+                continue
+            values = variables(self.session, window, self.server, placement.pane)
+            label = "".join(c for c in expand(template, values) if c.isprintable())
+            label = f" {label} "[: placement.width - 2]
+            part = "border.active" if placement.pane is window.active else "border"
+            sgr = style_sgr(self._style, part, self.depth)
+            out.append(f"\x1b[{y + 1};{placement.x + 3}H{sgr}{label}\x1b[0m")
+        return "".join(out)
 
     def _set_title(self) -> None:
         """set-titles on: the terminal's title is set-titles-string (the active pane's
@@ -483,9 +511,10 @@ class AttachedClient:
     def _container(self) -> AnyContainer:
         window = self.session.active_window if self.session.windows else None
         body: AnyContainer = Window()
+        labels = self._labels(window)
+        height = 0 if window is None else window.layout.height + (labels != "off")
         fits = window is not None and (
-            window.layout.width <= self.size.columns
-            and window.layout.height <= self.body_rows
+            window.layout.width <= self.size.columns and height <= self.body_rows
         )
         if self._view is not None:
             body = Window(FormattedTextControl(self._view_text), style="class:view")
@@ -495,10 +524,13 @@ class AttachedClient:
                 tree, self.server, self.size.columns, self.body_rows)), style="class:view")
         elif window is not None and fits:
             body = self._cell(window.visible_cells()[0] if window.zoomed else window.layout)
+            if labels != "off":  # the row of the labels over (under) the top (bottom) panes
+                line = Window(height=1, char="─", style="class:border")
+                body = HSplit([line, body] if labels == "top" else [body, line])
             # A window smaller than this client (window-size smallest): dots outside it.
             if window.layout.width < self.size.columns:
                 body = VSplit([body, Window(char="·", style="class:outside")])
-            if window.layout.height < self.body_rows:
+            if height < self.body_rows:
                 body = HSplit([body, Window(char="·", style="class:outside")])
         if not self._status_shown():
             return body

@@ -81,3 +81,24 @@ def test_title_cursor_shape_and_focus_events(env: dict[str, str]) -> None:
         assert b"\x1b[0 q" in outer.raw  # the terminal's own cursor shape given back
 
     asyncio.run(scenario())
+
+
+def test_pane_border_labels_take_a_row_and_name_each_pane(env: dict[str, str]) -> None:
+    termhost(env, "new-session", "-d", "-s", "b", "-x", "80", "-y", "9", "exec sleep 1000")
+    termhost(env, "split-window", "-h", "-t", "b", "exec sleep 1000")
+    termhost(env, "select-pane", "-t", "b:0.0", "-T", "left one")
+
+    async def scenario() -> None:
+        outer = await client(env, "attach", "-t", "b", cols=80, rows=10)
+        await outer.see(lambda s: s[-1].startswith("[b]"), "the status bar")
+        termhost(env, "setw", "-g", "pane-border-status", "top")
+        screen = await outer.see(lambda s: s[0].startswith("── 0 left one ─"),
+                                 "the left pane's label on the top row")
+        assert "─ 1 " in screen[0][40:]  # the right pane's, over it
+        assert termhost(env, "display", "-p", "-t", "b:0.0", "#{pane_height}") == "8\n"
+        termhost(env, "setw", "-g", "pane-border-status", "off")
+        await outer.see(lambda s: "left one" not in s[0], "no labels")
+        assert termhost(env, "display", "-p", "-t", "b:0.0", "#{pane_height}") == "9\n"
+        await outer.detach()
+
+    asyncio.run(scenario())

@@ -72,7 +72,7 @@ async def resize_window(context: Context, flags: dict[str, str], args: list[str]
         raise CommandError(f"adjustment {' '.join(args)} is invalid")
     step = int(args[0]) if args else 1
     cols, rows = session.cols, session.rows
-    sizes = [(c.size.columns, max(1, c.size.rows - 1))
+    sizes = [(c.size.columns, c.body_rows)
              for c in server.clients if c.session is session]
     if sizes and ("A" in flags or "a" in flags):
         pick = max if "A" in flags else min
