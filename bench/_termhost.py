@@ -97,19 +97,28 @@ class PrivateTermhost(PrivateServer):
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-
 class PtyClient:
     """`argv` (an attach command) running on a COLSxROWS PTY whose output a thread drains.
 
     The PTY is the client's stdin, stdout and stderr, TERM is xterm-256color. Usable as a
     context manager; `close()` ends the client (SIGTERM, then SIGKILL) and the thread.
+    `markers` are watched from the first byte on (`watch` only sees the last 4 KiB of what
+    came before it); `on_output` is given every chunk read, in the draining thread (an
+    outer terminal's emulator, say), before the next read.
     """
 
     _TAIL = 4096
     """Bytes of earlier output kept to find a marker split across two reads."""
 
     def __init__(
-        self, argv: Sequence[str], env: dict[str, str], *, cols: int = 80, rows: int = 24
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        *,
+        cols: int = 80,
+        rows: int = 24,
+        markers: Sequence[bytes] = (),
+        on_output: Callable[[bytes], None] | None = None,
     ) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
@@ -131,7 +140,10 @@ class PtyClient:
         """Bytes the client has written to its terminal so far."""
         self.last_output = time.monotonic()
         self._tail = b""
-        self._markers: dict[bytes, threading.Event] = {}
+        self._markers = {marker: threading.Event() for marker in markers}
+        self.seen = dict(self._markers)
+        """An event per marker given, set once the marker was drawn."""
+        self._on_output = on_output
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._drain, name="pty-drain", daemon=True)
         self._thread.start()
@@ -178,6 +190,8 @@ class PtyClient:
                 return  # EIO: the client has exited and closed the PTY
             if not chunk:
                 return
+            if self._on_output is not None:
+                self._on_output(chunk)
             self.received += len(chunk)
             self.last_output = time.monotonic()
             with self._lock:

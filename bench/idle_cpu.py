@@ -27,10 +27,14 @@ window:
 
 The pane's process (cat) is not counted: it is the same program under both.
 
+With `--tiled4` (bench/_tiled.py) the session has 4 panes in the tiled layout, the three
+added ones running `exec cat` too, with `set -g mouse on` and the status bar on; the READY
+pane stays the active one. The panes' sizes are printed for both multiplexers.
+
 Benchmarks report, they do not gate: the exit status is 0 whatever the PASS/FAIL lines say,
 unless something errored.
 
-Run: `.venv/bin/python bench/idle_cpu.py [--seconds 10] [--quiet 1]`.
+Run: `.venv/bin/python bench/idle_cpu.py [--seconds 10] [--quiet 1] [--tiled4]`.
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import _tiled
 from _termhost import PrivateTermhost, PtyClient, cpu_seconds
-from _tmux import PrivateTmux
+from _tmux import PrivateServer, PrivateTmux
 
 COLS, ROWS = 120, 40
 TARGET_PERCENT = 1.0
@@ -86,41 +91,56 @@ def context_switches(pid: int) -> int:
     return total
 
 
-def measure(
-    base: list[str], env: dict[str, str], server: int, seconds: float, quiet: float
-) -> Usage:
-    """Attach a client to session S, let it settle, and measure `seconds` of idleness."""
-    with PtyClient([*base, "attach", "-t", "S"], env, cols=COLS, rows=ROWS) as client:
+def measure(server: PrivateServer, pid: int, seconds: float, quiet: float, tiled4: bool) -> Usage:
+    """Attach a client to session S, let it settle, and measure `seconds` of idleness of
+    the server (process `pid`) and the client."""
+    attach = [*server.base, "attach", "-t", "S"]
+    markers = _tiled.MOUSE_MARKERS
+    with PtyClient(attach, server.env, cols=COLS, rows=ROWS, markers=markers) as client:
         client.wait_for(client.watch(b"READY"), "the pane's READY", READY_TIMEOUT)
         client.wait_quiet(quiet, READY_TIMEOUT)
         if client.process.poll() is not None:
-            raise RuntimeError(f"{base[0]} attach exited ({client.process.returncode})")
-        cpu = cpu_seconds(server), cpu_seconds(client.pid)
-        switches = context_switches(server), context_switches(client.pid)
+            raise RuntimeError(f"{server.base[0]} attach exited ({client.process.returncode})")
+        if tiled4:
+            name = _tiled.name_of(server)
+            _tiled.check_mouse(name, client)
+            print(f"{name} panes, attached: {_tiled.describe(server, 'S')}")
+            client.wait_quiet(quiet, READY_TIMEOUT)  # list-panes is a client too
+        cpu = cpu_seconds(pid), cpu_seconds(client.pid)
+        switches = context_switches(pid), context_switches(client.pid)
         received = client.received
         start = time.monotonic()
         time.sleep(seconds)  # the measured window itself: nothing is waited for
         return Usage(
             seconds=time.monotonic() - start,
-            server_cpu=cpu_seconds(server) - cpu[0],
+            server_cpu=cpu_seconds(pid) - cpu[0],
             client_cpu=cpu_seconds(client.pid) - cpu[1],
-            server_switches=context_switches(server) - switches[0],
+            server_switches=context_switches(pid) - switches[0],
             client_switches=context_switches(client.pid) - switches[1],
             client_bytes=client.received - received,
         )
 
 
-def run_termhost(seconds: float, quiet: float) -> Usage:
+def new_session(server: PrivateServer, tiled4: bool) -> None:
+    """Session S, its pane printing READY then waiting in cat; with `tiled4`, three more
+    such panes (no READY) beside it, tiled, with the mouse and the status bar on."""
+    server.run("new-session", "-d", "-s", "S", "-x", str(COLS), "-y", str(ROWS), PANE)
+    if tiled4:
+        _tiled.chrome_on(server)
+        _tiled.tile(server, "S", ["exec cat"] * 3)
+
+
+def run_termhost(seconds: float, quiet: float, tiled4: bool) -> Usage:
     with PrivateTermhost("idle", cols=COLS, rows=ROWS) as termhost:
-        termhost.run("new-session", "-d", "-s", "S", "-x", str(COLS), "-y", str(ROWS), PANE)
-        return measure(termhost.base, termhost.env, termhost.server_pid(), seconds, quiet)
+        new_session(termhost, tiled4)
+        return measure(termhost, termhost.server_pid(), seconds, quiet, tiled4)
 
 
-def run_tmux(executable: str, seconds: float, quiet: float) -> Usage:
+def run_tmux(executable: str, seconds: float, quiet: float, tiled4: bool) -> Usage:
     with PrivateTmux("idle", executable=executable, cols=COLS, rows=ROWS) as tmux:
-        tmux.run("new-session", "-d", "-s", "S", "-x", str(COLS), "-y", str(ROWS), PANE)
+        new_session(tmux, tiled4)
         server = int(tmux.run("display-message", "-p", "#{pid}"))
-        return measure(tmux.base, tmux.env, server, seconds, quiet)
+        return measure(tmux, server, seconds, quiet, tiled4)
 
 
 def tmux_version(executable: str) -> str:
@@ -180,6 +200,7 @@ def main() -> None:
         default=1,
         help="seconds without client output after attaching before the window (default 1)",
     )
+    parser.add_argument("--tiled4", action="store_true", help=_tiled.HELP)
     args = parser.parse_args()
     if args.seconds <= 0 or args.quiet < 0:
         parser.error("--seconds must be positive and --quiet not negative")
@@ -192,10 +213,13 @@ def main() -> None:
         f"{args.seconds:g} s idle window, {os.cpu_count()} CPUs, clock tick "
         f"{1000 / os.sysconf('SC_CLK_TCK'):g} ms, tmux "
         f"{tmux_version(executable) if executable else '(none)'}"
+        + (", 4 tiled panes, mouse and status on" if args.tiled4 else "")
     )
     print()
-    tmux = run_tmux(executable, args.seconds, args.quiet) if executable else None
-    termhost = run_termhost(args.seconds, args.quiet)
+    tmux = run_tmux(executable, args.seconds, args.quiet, args.tiled4) if executable else None
+    termhost = run_termhost(args.seconds, args.quiet, args.tiled4)
+    if args.tiled4:
+        print()
     report(termhost, tmux)
 
 

@@ -37,11 +37,25 @@ round, so that a slow spell of the machine hits all three; each round's figures 
 printed and the table shows the median round of each (the rates vary by about 30% from
 run to run here, tmux's and the raw PTY's included).
 
+With `--tiled4` (bench/_tiled.py) the file is catted in the active one of 4 panes in the
+tiled layout of a 120x40 window, with `set -g mouse on` and the status bar on:
+
+  termhost   the emulator alone, as above, at the size termhost's tiled layout gives that
+             pane (asked of a private termhost server: 59x19). Mouse and status bar are
+             the server's and the client's business, not the emulator's: this side changes
+             only by the pane's size
+  tmux       a window of 4 tiled panes, the three others `exec sleep 1000`, made before the
+             catting pane starts: its script first waits on `tmux wait-for bench-go`, and
+             the timed part runs from `wait-for -S bench-go` to `wait-for bench-done`
+
+The log's lines (about 100 characters) wrap in a 59-column pane: the checks compare the
+pane's rows with the file's last lines wrapped at the pane's width.
+
 Benchmarks report, they do not gate: the exit status is 0 whatever the PASS/FAIL lines say,
 unless something errored. A termhost run that exceeds `--timeout` is stopped (cat killed)
 and reported at the rate it reached, marked as a timeout.
 
-Run: `.venv/bin/python bench/throughput.py [--mb 50] [--repeat 3] [--timeout 900]`.
+Run: `.venv/bin/python bench/throughput.py [--mb 50] [--repeat 3] [--timeout 900] [--tiled4]`.
 """
 
 from __future__ import annotations
@@ -61,6 +75,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import _corpus
+import _tiled
+from _termhost import PrivateTermhost
 from _tmux import PrivateTmux
 
 from termhost.process import Command, spawn_in_pty
@@ -92,6 +108,8 @@ class Run:
     timed_out: bool = False
     call_ms: list[float] | None = None
     """termhost only: the duration of every feed() and the final flush(), sorted."""
+    width: int = COLS
+    """The pane's columns: the file's lines wrap beyond them."""
 
     @property
     def mb_per_s(self) -> float:
@@ -112,16 +130,16 @@ def without_trailing_blanks(lines: list[str]) -> list[str]:
     return stripped
 
 
-async def run_termhost(path: Path, timeout: float) -> Run:
+async def run_termhost(path: Path, timeout: float, cols: int = COLS, rows: int = ROWS) -> Run:
     size = path.stat().st_size
-    terminal = Terminal(COLS, ROWS, history_limit=HISTORY_LIMIT)
+    terminal = Terminal(cols, rows, history_limit=HISTORY_LIMIT)
     read = 0
     timed_out = False
     elapsed = 0.0
     calls: list[float] = []
     start = time.perf_counter()
     deadline = start + timeout
-    child, master = await spawn_in_pty(Command("cat", [str(path)], env=ENV), COLS, ROWS)
+    child, master = await spawn_in_pty(Command("cat", [str(path)], env=ENV), cols, rows)
     try:
         while True:
             try:
@@ -157,7 +175,7 @@ async def run_termhost(path: Path, timeout: float) -> Run:
             child.kill()
             await child.wait()
     history = getattr(terminal, "history", None)
-    newest = [] if history is None else history.lines(max(0, len(history) - ROWS), len(history))
+    newest = [] if history is None else history.lines(max(0, len(history) - rows), len(history))
     # The PTY turns each "\n" into "\r\n": count only the file's bytes towards the rate.
     consumed = size if not timed_out else int(read * size / (size + count_lines(path)))
     return Run(
@@ -169,6 +187,7 @@ async def run_termhost(path: Path, timeout: float) -> Run:
         tail_from_history=len(newest),
         timed_out=timed_out,
         call_ms=sorted(1e3 * seconds for seconds in calls),
+        width=cols,
     )
 
 
@@ -197,40 +216,80 @@ def run_raw(path: Path, timeout: float) -> float | None:
 
 
 class Tmux(PrivateTmux):
-    """The private tmux server (120x40, history-limit 2000), catting a file in a new pane."""
+    """The private tmux server (120x40, history-limit 2000), catting a file in a new pane;
+    with `pane` (`--tiled4`: the size termhost's tiled layout gives the catting pane), in
+    the active one of 4 tiled panes, with the mouse and the status bar on."""
+
+    def __init__(self, executable: str, pane: tuple[int, int] | None = None) -> None:
+        super().__init__(
+            "tp", executable=executable, cols=COLS, rows=ROWS, history_limit=HISTORY_LIMIT
+        )
+        self.pane = pane
+        self.layout = ""
+        """The panes of the last tiled window, as `_tiled.describe` gives them."""
+
+    def start(self) -> None:
+        super().start()
+        if self.pane is not None:
+            _tiled.chrome_on(self)
 
     def measure(self, path: Path, timeout: float) -> Run:
         inner = shlex.join([self.executable, "-L", self.socket, "wait-for", "-S", "bench-done"])
         # The pane stays (sleeping) after signalling, so its screen can be captured.
         script = f"stty -echo; cat {shlex.quote(str(path))}; {inner}; exec sleep 1000"
+        if self.pane is not None:
+            gate = shlex.join([self.executable, "-L", self.socket, "wait-for", "bench-go"])
+            script = f"{gate}; {script}"
         start = time.perf_counter()
         pane = self.run("new-window", "-d", "-P", "-F", "#{pane_id}", script).strip()
-        self.run("wait-for", "bench-done", timeout=timeout)
-        elapsed = time.perf_counter() - start
         try:
-            size = self.run("display-message", "-p", "-t", pane, "#{pane_width}x#{pane_height}")
-            if size.strip() != f"{COLS}x{ROWS}":
-                print(f"warning: tmux pane is {size.strip()}, not {COLS}x{ROWS}", file=sys.stderr)
+            if self.pane is not None:
+                _tiled.tile(self, pane, ["exec sleep 1000"] * 3)
+                self.layout = _tiled.describe(self, pane)
+                start = time.perf_counter()
+                self.run("wait-for", "-S", "bench-go")
+            self.run("wait-for", "bench-done", timeout=timeout)
+            elapsed = time.perf_counter() - start
+            shown = self.run("display-message", "-p", "-t", pane, "#{pane_width}x#{pane_height}")
+            cols, rows = (int(n) for n in shown.strip().split("x"))
+            expected_size = self.pane or (COLS, ROWS)
+            if (cols, rows) != expected_size:
+                print(
+                    f"warning: tmux pane is {cols}x{rows}, termhost's "
+                    f"{expected_size[0]}x{expected_size[1]}",
+                    file=sys.stderr,
+                )
             # wait-for arrives on another connection than the pane's output: give tmux a
             # moment to parse its last read before the screen is checked.
-            expected = _corpus.last_visible_line(path)
+            expected = _tiled.wrap([_corpus.last_visible_line(path)], cols)[-1]
             for _ in range(20):
                 last = last_non_blank(self.run("capture-pane", "-p", "-t", pane).splitlines())
                 if last == expected:
                     break
                 time.sleep(0.05)
             history = int(self.run("display-message", "-p", "-t", pane, "#{history_size}"))
-            captured = self.run("capture-pane", "-p", "-S", f"-{ROWS}", "-t", pane)
+            captured = self.run("capture-pane", "-p", "-S", f"-{rows}", "-t", pane)
         finally:
-            self.run("kill-pane", "-t", pane)
+            self.run("kill-window" if self.pane is not None else "kill-pane", "-t", pane)
         return Run(
             elapsed,
             path.stat().st_size,
             last_line=last,
             history=history,
             tail=without_trailing_blanks(captured.splitlines()),
-            tail_from_history=min(ROWS, history),
+            tail_from_history=min(rows, history),
+            width=cols,
         )
+
+
+def tiled_pane() -> tuple[int, int]:
+    """The size termhost's tiled layout gives the active one of 4 panes in a COLSxROWS
+    window (`--tiled4`), asked of a private termhost server."""
+    with PrivateTermhost("tp-tiled", cols=COLS, rows=ROWS) as termhost:
+        _tiled.tile(termhost, "idle", ["exec sleep 100000"] * 3)
+        shown = termhost.run("display-message", "-p", "-t", "idle", "#{pane_width}x#{pane_height}")
+    cols, rows = (int(n) for n in shown.strip().split("x"))
+    return cols, rows
 
 
 def warm(path: Path) -> None:
@@ -258,6 +317,7 @@ def main() -> None:
         help="rounds per file, each running raw PTY, tmux and termhost in turn; the median "
         "round of each is reported (default 3)",
     )
+    parser.add_argument("--tiled4", action="store_true", help=_tiled.HELP)
     args = parser.parse_args()
     if args.mb <= 0:
         parser.error("--mb must be positive")
@@ -269,17 +329,20 @@ def main() -> None:
         "coloured": _corpus.coloured_log(args.mb),
     }
     executable = shutil.which("tmux")
-    tmux = (
-        Tmux("tp", executable=executable, cols=COLS, rows=ROWS, history_limit=HISTORY_LIMIT)
-        if executable
-        else None
-    )
+    pane = tiled_pane() if args.tiled4 else None
+    size = pane or (COLS, ROWS)
+    tmux = Tmux(executable, pane) if executable else None
     if tmux is None:
         print("tmux is not installed: skipping the tmux reference", file=sys.stderr)
     print(
         f"python {sys.version.split()[0]} ({sys.executable}), {COLS}x{ROWS}, history "
         f"{HISTORY_LIMIT}, {os.cpu_count()} CPUs, tmux {tmux_version(executable)}"
     )
+    if pane is not None:
+        print(
+            f"4 tiled panes, mouse and status on: termhost's emulator at {pane[0]}x{pane[1]}, "
+            "the size of the catting pane in termhost's tiled layout"
+        )
     for name, path in files.items():
         print(f"{name:<8} {path} ({path.stat().st_size / 1e6:.1f} MB)")
     print()
@@ -296,7 +359,9 @@ def main() -> None:
                 raws += [raw] if raw is not None else []
                 if tmux is not None:
                     tmux_runs.append(tmux.measure(path, args.timeout))
-                termhost_runs.append(asyncio.run(run_termhost(path, args.timeout)))
+                termhost_runs.append(asyncio.run(run_termhost(path, args.timeout, *size)))
+                if tmux is not None and tmux.layout and round_ == 1:
+                    print(f"tmux panes: {tmux.layout}")
                 versus = f"tmux {tmux_runs[-1].mb_per_s:.1f}" if tmux_runs else "no tmux"
                 print(
                     f"round {round_} {name:<8} termhost {termhost_runs[-1].mb_per_s:.1f} MB/s, "
@@ -323,9 +388,12 @@ def tmux_version(executable: str | None) -> str:
     return result.stdout.strip().removeprefix("tmux ") or "(unknown)"
 
 
-def check_tail(who: str, name: str, path: Path, tail: list[str], from_history: int) -> None:
-    """The newest scrollback lines and the screen must be the file's last lines, in order."""
-    expected = _corpus.tail_visible_lines(path, len(tail))
+def check_tail(
+    who: str, name: str, path: Path, tail: list[str], from_history: int, width: int
+) -> None:
+    """The newest scrollback lines and the screen must be the file's last lines, in order
+    (wrapped at the pane's `width`)."""
+    expected = _tiled.wrap(_corpus.tail_visible_lines(path, len(tail)), width)[-len(tail) :]
     verdict = "OK      " if tail == expected else "MISMATCH"
     print(
         f"{verdict}  {who} {name}: newest {from_history} scrollback lines + "
@@ -357,11 +425,11 @@ def report(files: dict[str, Path], results: dict[str, dict[str, Run | float | No
 
     print()
     for name, row in results.items():
-        expected = _corpus.last_visible_line(files[name])
         for who in ("termhost", "tmux"):
             run = row[who]
             if not isinstance(run, Run):
                 continue
+            expected = _tiled.wrap([_corpus.last_visible_line(files[name])], run.width)[-1]
             if run.timed_out:
                 print(f"SKIP      {who} {name}: last screen line not checked (timed out)")
                 continue
@@ -370,7 +438,7 @@ def report(files: dict[str, Path], results: dict[str, dict[str, Run | float | No
             if run.last_line != expected:
                 print(f"            screen: {run.last_line!r}\n            file:   {expected!r}")
             if run.tail is not None and run.tail_from_history:
-                check_tail(who, name, files[name], run.tail, run.tail_from_history)
+                check_tail(who, name, files[name], run.tail, run.tail_from_history, run.width)
         termhost = row["termhost"]
         assert isinstance(termhost, Run)
         tmux = row["tmux"]

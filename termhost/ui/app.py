@@ -37,6 +37,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import BaseStyle
+from wcwidth import wcwidth
 
 from termhost.mux import model
 from termhost.mux.alerts import clipboard_sequence
@@ -85,6 +86,18 @@ _VIEW_STYLES = {"": "", "match": "class:match", "position": "class:selection"}
 """A view's parts (viewer.py) in the client's style classes, which themes colour."""
 _COLOR_DEPTHS = {16: ColorDepth.DEPTH_4_BIT, 256: ColorDepth.DEPTH_8_BIT,
                  TRUE_COLOUR: ColorDepth.DEPTH_24_BIT}
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` cut to `width` cells: a wide character takes two, so a label with emoji
+    cannot run past its border."""
+    out, used = [], 0
+    for char in text:
+        used += max(0, wcwidth(char))
+        if used > width:
+            break
+        out.append(char)
+    return "".join(out)
 
 
 def _commands(argv: tuple[str, ...]) -> list[list[str]]:
@@ -459,7 +472,7 @@ class AttachedClient:
                 continue
             values = variables(self.session, window, self.server, placement.pane)
             label = "".join(c for c in expand(template, values) if c.isprintable())
-            label = f" {label} "[: placement.width - 2]
+            label = _cut(f" {label} ", placement.width - 2)
             part = "border.active" if placement.pane is window.active else "border"
             sgr = style_sgr(self._style, part, self.depth)
             out.append(f"\x1b[{y + 1};{placement.x + 3}H{sgr}{label}\x1b[0m")
