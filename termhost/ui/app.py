@@ -234,6 +234,8 @@ class AttachedClient:
         self._drawn = False  # prompt_toolkit drew its first frame
         self._paint_handle: asyncio.TimerHandle | None = None
         self._last_paint = 0.0
+        self._last_echo = 0.0
+        """When output was last painted at once (an echo) rather than in a frame slot."""
         self._output_at_paint: dict[Pane, int] = {}
         # What the client's terminal is set to goes out before the first frame.
         self._apply_theme()
@@ -317,7 +319,8 @@ class AttachedClient:
         costs at most FRAME_RATE paints a second. An echo in one pane does not wait for
         the frame slot of a flood in another, nor brings it along: the outer terminal
         would have to take the flood's frame before it could show the echo. Requests
-        made meanwhile share the paint."""
+        made meanwhile share the paint. Small writes coming faster than the frame rate
+        while nobody types are not echoes: they wait for the frame slot too."""
         if not self._drawn:
             return  # the first frame paints everything
         if pane is not None and (pane not in self._visible_panes() or self.is_copying(pane)):
@@ -325,8 +328,14 @@ class AttachedClient:
         loop = asyncio.get_running_loop()
         interactive = self._output_since_paint(pane) < INTERACTIVE_BYTES
         if interactive and pane is not None:
-            self._paint(only=pane)  # an echo: now, not a loop turn later
-            return
+            now = loop.time()
+            if self.session.typed_recently() or now - self._last_echo >= 1 / FRAME_RATE:
+                self._last_echo = now
+                self._paint(only=pane)  # an echo: now, not a loop turn later
+                return
+            # Panes writing a little at a time, many times a second, with nobody typing
+            # (build logs, top): they share the frame slots instead of a paint each.
+            interactive = False
         if self._paint_handle is not None:
             if not interactive or self._paint_handle.when() <= loop.time():
                 return  # a paint is due anyway
