@@ -1,0 +1,431 @@
+"""The tape parser: what each line means, and what a user sees for each mistake."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TypedDict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from termhost.record.tape import (
+    MAX_ERRORS,
+    MAX_SOURCE_DEPTH,
+    Diagnostic,
+    Env,
+    Expect,
+    Hide,
+    Key,
+    Marker,
+    Output,
+    Require,
+    Resize,
+    Screenshot,
+    Set,
+    Settings,
+    Show,
+    Sleep,
+    Tape,
+    TapeError,
+    Type,
+    Wait,
+    parse,
+    parse_file,
+)
+
+F = "demo.tape"
+
+
+class Where(TypedDict):
+    file: str
+    line: int
+    column: int
+
+
+def at(line: int, column: int = 1, file: str = F) -> Where:
+    """The Located fields of a command written in `file` at line:column."""
+    return {"file": file, "line": line, "column": column}
+
+
+def only(text: str) -> object:
+    """The one command a tape of one line (after any settings) runs."""
+    (command,) = parse(text, F).commands
+    return command
+
+
+def error(text: str, file: str = F) -> str:
+    with pytest.raises(TapeError) as caught:
+        parse(text, file)
+    return str(caught.value)
+
+
+# Settings and declarations
+
+
+def test_defaults_when_nothing_is_set() -> None:
+    tape = parse("", F)
+    assert tape == Tape(settings=Settings(), env={}, outputs=(), requires=(), commands=())
+    assert tape.settings == Settings(
+        shell=None,
+        width=80,
+        height=24,
+        typing_speed=0.05,
+        wait_timeout=15.0,
+        wait_pattern=re.compile(">$"),
+        theme="default",
+    )
+
+
+def test_every_setting_with_its_parsed_value() -> None:
+    tape = parse(
+        "Set Shell 'bash --norc'\n"
+        "Set Width 100\n"
+        "Set Height 30\n"
+        "Set TypingSpeed 10ms\n"
+        "Set WaitTimeout 1m\n"
+        "Set WaitPattern /\\$ $/\n"
+        'Set Theme "nord"\n',
+        F,
+    )
+    assert tape.settings == Settings(
+        "bash --norc", 100, 30, 0.01, 60.0, re.compile(r"\$ $"), "nord"
+    )
+    assert tape.declarations == (
+        Set("Shell", "bash --norc", **at(1)),
+        Set("Width", 100, **at(2)),
+        Set("Height", 30, **at(3)),
+        Set("TypingSpeed", 0.01, **at(4)),
+        Set("WaitTimeout", 60.0, **at(5)),
+        Set("WaitPattern", re.compile(r"\$ $"), **at(6)),
+        Set("Theme", "nord", **at(7)),
+    )
+
+
+def test_wait_pattern_may_be_quoted_or_bare_as_in_vhs() -> None:
+    assert parse('Set WaitPattern "ready"', F).settings.wait_pattern == re.compile("ready")
+    assert parse("Set WaitPattern >$", F).settings.wait_pattern == re.compile(">$")
+
+
+def test_output_require_env_are_collected() -> None:
+    tape = parse(
+        "Output demo.cast\nOutput 'golden.txt'\nRequire git\nEnv GREETING \"hello world\"\n", F
+    )
+    assert tape.outputs == (Output("demo.cast", **at(1)), Output("golden.txt", **at(2)))
+    assert tape.requires == (Require("git", **at(3)),)
+    assert tape.env == {"GREETING": "hello world"}
+    assert tape.declarations == (Env("GREETING", "hello world", **at(4)),)
+
+
+def test_vhs_video_settings_and_outputs_are_ignored_with_warnings() -> None:
+    tape = parse('Set FontSize 32\nSet MarginFill "#674EFF"\nOutput demo.gif\nScreenshot a.png', F)
+    assert (tape.outputs, tape.commands) == ((), ())
+    assert [str(warning) for warning in tape.warnings] == [
+        "demo.tape:1:5: Set FontSize is a VHS video setting; termhost ignores it",
+        "demo.tape:2:5: Set MarginFill is a VHS video setting; termhost ignores it",
+        'demo.tape:3:8: Output "demo.gif" is ignored: termhost writes .cast, .txt, .svg, .html',
+        'demo.tape:4:12: Screenshot "a.png" is ignored: termhost writes .svg, .html, .txt',
+    ]
+
+
+def test_pacing_settings_may_change_mid_tape_and_apply_after() -> None:
+    tape = parse(
+        'Type "a"\nSet TypingSpeed 1s\nSet WaitTimeout 2s\nSet WaitPattern /\\$/\nType "b"\nWait',
+        F,
+    )
+    assert tape.settings.typing_speed == 0.05  # what was in force when the session began
+    assert tape.commands == (
+        Type("a", 0.05, **at(1)),
+        Type("b", 1.0, **at(5)),
+        Wait("line", 2.0, re.compile(r"\$"), **at(6)),
+    )
+
+
+# Commands
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ('Type "echo hi"', Type("echo hi", 0.05, **at(1))),
+        ("Type 'say \"hi\"'", Type('say "hi"', 0.05, **at(1))),
+        ("Type `it's`", Type("it's", 0.05, **at(1))),
+        ('Type "a\\n"', Type("a\\n", 0.05, **at(1))),
+        ('Type "a" "b"   # two strings join with a space, as in VHS', Type("a b", 0.05, **at(1))),
+        ('Type@200ms "slow"', Type("slow", 0.2, **at(1))),
+        ('  Type ""', Type("", 0.05, **at(1, 3))),
+        ("Sleep 500ms", Sleep(0.5, **at(1))),
+        ("Sleep 2s", Sleep(2.0, **at(1))),
+        ("Sleep 0.5", Sleep(0.5, **at(1))),
+        ("Sleep .25", Sleep(0.25, **at(1))),
+        ("Sleep 1m", Sleep(60.0, **at(1))),
+        ("Wait", Wait("line", 15.0, re.compile(">$"), **at(1))),
+        ("Wait /ready/", Wait("line", 15.0, re.compile("ready"), **at(1))),
+        ("Wait+Line /a\\/b/", Wait("line", 15.0, re.compile("a\\/b"), **at(1))),
+        ("Wait+Screen@5s /done/", Wait("screen", 5.0, re.compile("done"), **at(1))),
+        ("Wait@500ms", Wait("line", 0.5, re.compile(">$"), **at(1))),
+        ("Expect /hi/", Expect("line", re.compile("hi"), **at(1))),
+        ("Expect+Screen /^total \\d+/", Expect("screen", re.compile(r"^total \d+"), **at(1))),
+        ("Hide", Hide(**at(1))),
+        ("Show", Show(**at(1))),
+        ("Screenshot shot.svg", Screenshot("shot.svg", **at(1))),
+        ('Screenshot "out/screen.txt"', Screenshot("out/screen.txt", **at(1))),
+        ('Marker "installed"', Marker("installed", **at(1))),
+        ("Resize 100x30", Resize(100, 30, **at(1))),
+    ],
+)
+def test_command(line: str, command: object) -> None:
+    assert only(line) == command
+
+
+@pytest.mark.parametrize(
+    ("key", "name"),
+    [
+        ("Enter", "Enter"),
+        ("Backspace", "BSpace"),
+        ("Delete", "DC"),
+        ("Insert", "IC"),
+        ("Tab", "Tab"),
+        ("Space", "Space"),
+        ("Escape", "Escape"),
+        ("Up", "Up"),
+        ("Down", "Down"),
+        ("Left", "Left"),
+        ("Right", "Right"),
+        ("PageUp", "PPage"),
+        ("PageDown", "NPage"),
+        ("Home", "Home"),
+        ("End", "End"),
+    ],
+)
+def test_keys_are_named_as_tmux_names_them(key: str, name: str) -> None:
+    assert only(key) == Key(name, 1, 0.05, **at(1))
+    assert only(f"{key}@1s 3") == Key(name, 3, 1.0, **at(1))
+
+
+@pytest.mark.parametrize(
+    ("combo", "name"),
+    [
+        ("Ctrl+C", "C-c"),
+        ("Ctrl+c", "C-c"),
+        ("Alt+x", "M-x"),
+        ("Alt+X", "M-X"),
+        ("Ctrl+Alt+x", "C-M-x"),
+        ("Alt+Ctrl+x", "C-M-x"),
+        ("Ctrl+Alt+Delete", "C-M-DC"),
+        ("Shift+Left", "S-Left"),
+        ("Shift+Tab", "BTab"),
+        ("Shift+a", "A"),
+        ("Ctrl+Shift+o", "C-o"),
+        ("Alt+Enter", "M-Enter"),
+        ("Ctrl+Space", "C-Space"),
+        ("Ctrl+[", "Escape"),
+        ("Alt++", "M-+"),
+        ("Alt+@", "M-@"),
+        ("Ctrl+PageUp", "C-PPage"),
+    ],
+)
+def test_combos_map_to_tmux_key_names(combo: str, name: str) -> None:
+    assert only(combo) == Key(name, 1, 0.05, **at(1))
+
+
+def test_combo_takes_a_speed_and_count_like_a_key() -> None:
+    assert only("Ctrl+C@100ms 2") == Key("C-c", 2, 0.1, **at(1))
+
+
+def test_comments_and_blank_lines_are_skipped() -> None:
+    tape = parse("# a demo\n\n   \t\nType 'x' # typed\n\r\nEnter\r\n", F)
+    assert tape.commands == (Type("x", 0.05, **at(4)), Key("Enter", 1, 0.05, **at(6)))
+
+
+# Errors: one line each, FILE:LINE:COLUMN pointing at the token
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            'Type "x"\n\n     Tpye "y"',
+            'demo.tape:3:6: unknown command "Tpye" (did you mean "Type"?)',
+        ),
+        ("Frobnicate", 'demo.tape:1:1: unknown command "Frobnicate"'),
+        ('"Type"', 'demo.tape:1:1: unknown command ""Type""'),
+        ("Enter2", 'demo.tape:1:6: unexpected "2" after Enter'),
+        ("Ty\x1b[2Jpe", 'demo.tape:1:3: unexpected "\\x1b[2Jpe" after Ty'),
+        ("\n\n\nSleep    5x", 'demo.tape:4:10: bad duration "5x"'),
+        ("Type@fast 'x'", 'demo.tape:1:6: bad duration "fast"'),
+        (
+            'Type "x"\n' * 6 + "Set Width 100",
+            "demo.tape:7:1: Set Width must come before the first command",
+        ),
+        ("Hide\nEnv A b", "demo.tape:2:1: Env must come before the first command"),
+        ('Type "abc', "demo.tape:1:6: unterminated string"),
+        ("Wait /abc", "demo.tape:1:6: unterminated regex"),
+        (
+            "Wait /(/",
+            'demo.tape:1:6: bad regex "(": missing ), unterminated subpattern at position 0',
+        ),
+        (
+            'Set WaitPattern "["',
+            'demo.tape:1:17: bad regex "[": unterminated character set at position 0',
+        ),
+        ("Sleep", "demo.tape:1:6: Sleep needs a duration"),
+        ("Type", "demo.tape:1:5: Type needs a string"),
+        ("Output", "demo.tape:1:7: Output needs a file"),
+        ("Expect", "demo.tape:1:7: Expect needs a /regex/"),
+        ("Expect ready", "demo.tape:1:8: Expect needs a /regex/"),
+        ("Marker  # none", "demo.tape:1:9: Marker needs a label"),
+        ("Env PATH", "demo.tape:1:9: Env PATH needs a value"),
+        ("Env 1X y", 'demo.tape:1:5: bad variable name "1X"'),
+        ("Set", "demo.tape:1:4: Set needs a setting"),
+        ("Set Width", "demo.tape:1:10: Set Width needs a number of cells"),
+        ("Set Foo 1", 'demo.tape:1:5: unknown setting "Foo"'),
+        ("Set Widht 100", 'demo.tape:1:5: unknown setting "Widht" (did you mean "Width"?)'),
+        ("Set Env A b", 'demo.tape:1:5: unknown setting "Env" (Env is a command: Env KEY "value")'),
+        ("Set Width 1200", 'demo.tape:1:11: bad width "1200" (1 to 1000 cells, not pixels)'),
+        ("Set Height 0", 'demo.tape:1:12: bad height "0" (1 to 1000 cells, not pixels)'),
+        ("Set WaitTimeout 0s", "demo.tape:1:17: WaitTimeout must be more than 0"),
+        (
+            'Set Theme {"name":',
+            "demo.tape:1:11: Set Theme takes a theme's name, not JSON"
+            " (see: termhost themes import)",
+        ),
+        ("Ctrl+Foo", 'demo.tape:1:6: unknown key "Foo"'),
+        ("Alt+enter", 'demo.tape:1:5: unknown key "enter" (did you mean "Enter"?)'),
+        ("Ctrl", "demo.tape:1:5: Ctrl needs +KEY, e.g. Ctrl+C"),
+        ("Ctrl+", "demo.tape:1:6: missing key after the last +"),
+        ("Ctrl+Alt", "demo.tape:1:9: missing key after the last +"),
+        ("Ctrl+Ctrl+c", 'demo.tape:1:6: repeated modifier "Ctrl"'),
+        ("Ctrl+Meta+c", 'demo.tape:1:6: unknown modifier "Meta"'),
+        ("Shift+Enter", 'demo.tape:1:1: no terminal can send "Shift+Enter"'),
+        ("Enter 0", 'demo.tape:1:7: bad count "0" (1 to 10000)'),
+        ("Enter+x", 'demo.tape:1:6: Enter takes no "+"'),
+        ("Sleep@1s 1", 'demo.tape:1:6: Sleep takes no "@"'),
+        ("Hide now", 'demo.tape:1:6: unexpected "now" after Hide'),
+        ("Wait+Foo", "demo.tape:1:6: Wait+ takes Line or Screen"),
+        ("Wait@0s", "demo.tape:1:6: Wait timeout must be more than 0"),
+        ("Resize 100", 'demo.tape:1:8: bad size "100" (COLSxROWS, e.g. 100x30)'),
+        ("Resize 100x0", 'demo.tape:1:12: bad height "0" (1 to 1000 cells, not pixels)'),
+        (
+            "Output demo.mov",
+            'demo.tape:1:8: Output "demo.mov" must be one of .cast, .txt, .svg, .html',
+        ),
+        (
+            "Screenshot a.cast",
+            'demo.tape:1:12: Screenshot "a.cast" must be one of .svg, .html, .txt',
+        ),
+        (
+            "Source missing.tape",
+            'demo.tape:1:8: cannot read "missing.tape": No such file or directory',
+        ),
+    ],
+)
+def test_error(text: str, message: str) -> None:
+    assert error(text) == message
+
+
+def test_every_error_is_reported_each_on_its_line() -> None:
+    with pytest.raises(TapeError) as caught:
+        parse("Tpye 'x'\nEnter\nSleep 1y\nWait /(/ \n", F)
+    assert str(caught.value) == 'demo.tape:1:1: unknown command "Tpye" (did you mean "Type"?)'
+    assert [str(d) for d in caught.value.diagnostics] == [
+        'demo.tape:1:1: unknown command "Tpye" (did you mean "Type"?)',
+        'demo.tape:3:7: bad duration "1y"',
+        'demo.tape:4:6: bad regex "(": missing ), unterminated subpattern at position 0',
+    ]
+
+
+def test_errors_stop_at_the_limit() -> None:
+    with pytest.raises(TapeError) as caught:
+        parse("Oops\n" * 100, F)
+    assert len(caught.value.diagnostics) == MAX_ERRORS
+    assert caught.value.diagnostics[-1] == Diagnostic(F, MAX_ERRORS, 1, 'unknown command "Oops"')
+
+
+# Sources and files
+
+
+def test_source_is_read_relative_to_the_tape_that_names_it(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "setup.tape").write_text(
+        "Set Width 90\nEnv TERM_DEMO 1\nOutput ignored.cast\nType 'cd /tmp'\nEnter\n"
+    )
+    main = tmp_path / "main.tape"
+    main.write_text("Output demo.cast\nSource lib/setup.tape\nType 'ls'\n")
+    tape = parse_file(str(main))
+    setup = str(tmp_path / "lib" / "setup.tape")
+    assert tape.settings.width == 90
+    assert tape.env == {"TERM_DEMO": "1"}
+    assert tape.outputs == (Output("demo.cast", **at(1, file=str(main))),)
+    assert tape.commands == (
+        Type("cd /tmp", 0.05, **at(4, file=setup)),
+        Key("Enter", 1, 0.05, **at(5, file=setup)),
+        Type("ls", 0.05, **at(3, file=str(main))),
+    )
+    assert [str(w) for w in tape.warnings] == [f"{setup}:3:1: Output in a sourced tape is ignored"]
+
+
+def test_errors_in_a_sourced_tape_name_that_tape(tmp_path: Path) -> None:
+    (tmp_path / "part.tape").write_text("Type 'x'\n  Sleep soon\n")
+    (tmp_path / "main.tape").write_text("Source part.tape\nSet Width 100\n")
+    with pytest.raises(TapeError) as caught:
+        parse_file(str(tmp_path / "main.tape"))
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f'{tmp_path}/part.tape:2:9: bad duration "soon"',
+        f"{tmp_path}/main.tape:2:1: Set Width must come before the first command",
+    ]
+
+
+def test_a_source_cycle_is_an_error_at_the_source_that_closes_it(tmp_path: Path) -> None:
+    (tmp_path / "a.tape").write_text("Source b.tape\n")
+    (tmp_path / "b.tape").write_text("Type 'x'\nSource   a.tape\n")
+    a, b = tmp_path / "a.tape", tmp_path / "b.tape"
+    assert error(a.read_text(), str(a)) == f'{b}:2:10: Source cycle: "{a}" -> "{b}" -> "{a}"'
+
+
+def test_a_tape_cannot_source_itself(tmp_path: Path) -> None:
+    me = tmp_path / "me.tape"
+    assert error("Source me.tape", str(me)) == f'{me}:1:8: Source cycle: "{me}" -> "{me}"'
+
+
+def test_sources_nest_up_to_the_limit(tmp_path: Path) -> None:
+    for depth in range(MAX_SOURCE_DEPTH + 2):
+        (tmp_path / f"{depth}.tape").write_text(f"Source {depth + 1}.tape\n")
+    (tmp_path / f"{MAX_SOURCE_DEPTH}.tape").write_text("Hide\n")
+    assert len(parse_file(str(tmp_path / "0.tape")).commands) == 1
+    (tmp_path / f"{MAX_SOURCE_DEPTH}.tape").write_text(f"Source {MAX_SOURCE_DEPTH + 1}.tape\n")
+    deepest = tmp_path / f"{MAX_SOURCE_DEPTH}.tape"
+    assert error("Source 1.tape", str(tmp_path / "0.tape")) == (
+        f"{deepest}:1:8: Source nested more than {MAX_SOURCE_DEPTH} deep"
+    )
+
+
+def test_a_file_that_is_not_utf8_is_an_error_at_the_bad_byte(tmp_path: Path) -> None:
+    path = tmp_path / "bad.tape"
+    path.write_bytes(b"Type 'ok'\nType '\xe9t\xe9'\n")
+    with pytest.raises(TapeError) as caught:
+        parse_file(str(path))
+    assert str(caught.value) == f"{path}:2:7: not UTF-8 text"
+
+
+# Robustness
+
+_TAPE_WORDS = st.sampled_from(
+    ["Type", "Set", "Wait+Screen@1s", "Ctrl+", "Sleep", "Enter", "Source", "/", '"', "'", "`",
+     "#", "@", "+", " ", "\t", "\n", "\r", "x", "500ms", "Width", "(", "\\", "100x30", "é",
+     "\u2028", "\x1b"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.lists(_TAPE_WORDS).map("".join)))
+def test_any_text_parses_or_raises_tape_error_within_the_file(text: str) -> None:
+    try:
+        parse(text, "/nonexistent/fuzz.tape")
+    except TapeError as failure:
+        lines = text.count("\n") + 1
+        for diagnostic in failure.diagnostics:
+            assert 1 <= diagnostic.line <= lines
+            assert diagnostic.column >= 1
+            assert len(str(diagnostic).splitlines()) == 1
