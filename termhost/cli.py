@@ -7,6 +7,7 @@ usage error of the command line itself, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -56,18 +57,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.verb is None:
         args.verb = "new-session"  # as tmux: a new session, attached
-    if args.verb == "themes":  # files only: no server to start or ask
-        from termhost import themes_cli
-
-        return themes_cli.main(args.arguments)
+    from termhost import cmd
     from termhost.mux import client, config, paths, verbs
 
-    if verbs.lookup(args.verb) is None:
+    own = args.verb in cmd.VERBS
+    if not own and verbs.lookup(args.verb) is None:
         sys.stderr.write(f"termhost: unknown command: {args.verb} (try 'termhost --help')\n")
         return EXIT_USAGE
     try:
         path = paths.socket_path(args.socket_name, args.socket_path)
         configuration = args.config or config.default_path(os.environ)
+        if own:  # termhost's own verbs run here, in the client process
+            module = importlib.import_module(f"termhost.cmd.{args.verb}")
+            where = cmd.Where(path, configuration, args.force_256)
+            status: int = module.main(args.arguments, where)
+            return status
         return client.run([args.verb, *args.arguments], path, configuration,
                           force_256=args.force_256)
     except (paths.SocketError, client.ClientError) as error:

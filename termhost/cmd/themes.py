@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from termhost import themes
+from termhost.cmd import Where
 
 __all__ = ["main"]
 
@@ -50,8 +51,9 @@ def _parser() -> _Parser:
     return parser
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run `termhost themes ARGV...`; returns the exit status."""
+def main(argv: Sequence[str], where: Where | None = None) -> int:
+    """Run `termhost themes ARGV...`; returns the exit status (themes are files: `where`,
+    the server, is not needed)."""
     arguments = list(argv)
     if not arguments or (arguments[0].startswith("-") and arguments[0] not in ("-h", "--help")):
         arguments.insert(0, "list")  # bare `termhost themes [--color ...]` means `themes list`
@@ -68,8 +70,8 @@ def main(argv: Sequence[str]) -> int:
     except BrokenPipeError:  # `termhost themes | head -1`: the reader has all it wants
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
     except OSError as error:  # the user's theme directory cannot be made or written
-        where = f"{error.filename}: " if error.filename else ""
-        sys.stderr.write(f"{_PROG}: {where}{error.strerror or error}\n")
+        place = f"{error.filename}: " if error.filename else ""
+        sys.stderr.write(f"{_PROG}: {place}{error.strerror or error}\n")
     return EXIT_FAILURE
 
 
