@@ -402,3 +402,13 @@ def test_asciinema_cat_prints_exactly_the_bytes_the_program_wrote(tmp_path: Path
     expected = b"".join(chunks).decode("utf-8", "replace").encode()
     assert cat.stdout == expected
     assert output_bytes(events_of(path)) == expected
+
+
+def test_a_null_in_asciinemas_env_is_left_out(tmp_path: Path) -> None:
+    # asciinema 2.4.0 writes null for a variable it captures that is unset (SHELL in CI).
+    cast = tmp_path / "ci.cast"
+    cast.write_text('{"version": 2, "width": 80, "height": 24, "timestamp": 1700000000, '
+                    '"env": {"SHELL": null, "TERM": "xterm"}}\n[0.5, "o", "hi"]\n')
+    with open_reader(cast) as reader:
+        assert reader.header.env == {} and reader.header.term_type == "xterm"
+        assert [event.data for event in reader] == ["hi"]

@@ -146,9 +146,13 @@ def header_field(obj: Mapping[str, Any], key: str, kind: type[Any], required: bo
 
 
 def header_mapping(obj: Mapping[str, Any], key: str) -> dict[str, str] | None:
-    """`obj[key]` if it is an object of strings (`env`, `theme`), else ValueError."""
-    value: dict[str, str] | None = header_field(obj, key, dict)
-    if value is not None and not all(isinstance(item, str) for item in value.values()):
+    """`obj[key]` if it is an object of strings (`env`, `theme`), else ValueError. A null
+    value is left out: asciinema 2.4.0 writes `"SHELL": null` when SHELL is unset."""
+    value: dict[str, Any] | None = header_field(obj, key, dict)
+    if value is None:
+        return None
+    value = {name: item for name, item in value.items() if item is not None}
+    if not all(isinstance(item, str) for item in value.values()):
         raise ValueError(f"header {key!r} should map names to strings")
     return value
 

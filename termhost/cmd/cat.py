@@ -1,0 +1,54 @@
+"""`termhost cat FILE`: what the recorded program wrote, as raw bytes on stdout, at once.
+
+For a terminal to replay without timing, or for `grep` and `less -R` to read. It reads v2
+and v3 files, termhost's and asciinema's, and a file whose recorder was killed mid-write: the
+reader stops quietly at a cut last line, and all that came before it is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from termhost.cmd import Where
+from termhost.record.asciicast import RecordingError, open_reader, output_bytes
+
+__all__ = ["main"]
+
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+_PROG = "termhost cat"
+
+
+class _Parser(argparse.ArgumentParser):
+    """A usage error is one line naming the verb, exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{_PROG}: {message} (try '{_PROG} --help')\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog=_PROG, description="Print a recording's output, without its timing.")
+    parser.add_argument("file", metavar="FILE", help="an asciicast file (v2 or v3)")
+    return parser
+
+
+def main(argv: Sequence[str], where: Where | None = None) -> int:
+    """Run `termhost cat FILE`; returns the exit status (`where`, the server, is not needed)."""
+    args = _parser().parse_args(list(argv))
+    try:
+        with open_reader(args.file) as reader:
+            data = output_bytes(reader)
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return 0
+    except RecordingError as error:
+        sys.stderr.write(f"{_PROG}: {error}\n")
+    except BrokenPipeError:  # `termhost cat demo.cast | head`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return 0
+    return EXIT_FAILURE
