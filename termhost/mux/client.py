@@ -19,6 +19,7 @@ import time
 import tty
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from termhost.mux.paths import ensure_socket_dir, socket_dir
 from termhost.mux.protocol import (
@@ -51,9 +52,12 @@ class ClientError(Exception):
 
 
 def run(argv: Sequence[str], path: Path, config: str | None = None, *,
-        force_256: bool = False) -> int:
+        force_256: bool = False, stdout: BinaryIO | None = None,
+        stderr: BinaryIO | None = None) -> int:
     """Run `argv` on the server at `path`; its output is written out, its status returned.
-    `force_256`: tell the server this terminal takes 256 colours (termhost -2)."""
+    `force_256`: tell the server this terminal takes 256 colours (termhost -2).
+    `stdout`, `stderr`: where the output goes instead of this process's own, for the verbs
+    that read a server's answers rather than show them (termhost screenshot)."""
     global _FORCE_256
     _FORCE_256 = force_256
     attaching = _attaches(argv)
@@ -70,7 +74,7 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     with sock:
         if attaching:
             return _attached(sock, argv)
-        return _exchange(sock, argv)
+        return _exchange(sock, argv, stdout or sys.stdout.buffer, stderr or sys.stderr.buffer)
 
 
 def _attaches(argv: Sequence[str]) -> bool:
@@ -260,7 +264,8 @@ def _greeting() -> bytes:
     return frames + encode_frame(FrameType.TTY_OUTPUT, b"") if same else frames
 
 
-def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:
+def _exchange(sock: socket.socket, argv: Sequence[str], stdout: BinaryIO,
+              stderr: BinaryIO) -> int:
     sock.sendall(_greeting() + encode_frame(FrameType.COMMAND, encode_argv(argv)))
     decoder = FrameDecoder()
     greeted = False
@@ -272,11 +277,11 @@ def _exchange(sock: socket.socket, argv: Sequence[str]) -> int:
             if not greeted:
                 greeted = _check_hello(frame)
             elif frame.type is FrameType.STDOUT:
-                sys.stdout.buffer.write(frame.payload)
-                sys.stdout.flush()
+                stdout.write(frame.payload)
+                stdout.flush()
             elif frame.type is FrameType.STDERR:
-                sys.stderr.buffer.write(frame.payload)
-                sys.stderr.flush()
+                stderr.write(frame.payload)
+                stderr.flush()
             elif frame.type is FrameType.ERROR:
                 raise ClientError(frame.payload.decode(errors="replace"))
             elif frame.type is FrameType.EXIT:

@@ -13,7 +13,7 @@ from pyte import graphics
 from termhost.terminal.cell import Cell
 from termhost.terminal.parser import Params
 
-__all__ = ["apply_sgr"]
+__all__ = ["apply_sgr", "attribute_params", "colour_params", "sgr_of", "styled_line"]
 
 _FLAGS_ON = {1: "bold", 3: "italics", 5: "blink", 6: "blink", 7: "reverse", 9: "strikethrough"}
 _FLAGS_OFF = {23: "italics", 25: "blink", 27: "reverse", 29: "strikethrough"}
@@ -108,3 +108,73 @@ def apply_sgr(attrs: Cell, params: Params, default: Cell) -> Cell:
                 changes[{38: "fg", 48: "bg", 58: "underline_color"}[code]] = colour
         index += step
     return attrs._replace(**changes)  # type: ignore[arg-type]
+
+
+# --- writing: a cell's attributes as the SGR that sets them ------------------------------
+
+_NAMED = {
+    "black": 0, "red": 1, "green": 2, "brown": 3, "yellow": 3, "blue": 4, "magenta": 5,
+    "cyan": 6, "white": 7,
+}
+"""pyte's colour names (brown is its yellow) and their index among the eight."""
+
+
+def attribute_params(cell: Cell) -> list[str]:
+    """The SGR parameters of a cell's flags, colours aside."""
+    return [code for flag, code in (
+        (cell.bold, "1"), (cell.faint, "2"), (cell.italics, "3"),
+        (cell.underscore or cell.underline, "4"), (cell.blink, "5"), (cell.reverse, "7"),
+        (cell.strikethrough, "9"),
+    ) if flag]
+
+
+def colour_params(colour: str, base: int) -> list[str]:
+    """The SGR parameters for a colour as the emulator holds it (a name, "default" or
+    "rrggbb"): `base` 30 for the foreground, 40 for the background. A name stays a name,
+    so that the terminal shows it in its own palette; RGB is true colour."""
+    if colour in _NAMED:
+        return [str(base + _NAMED[colour])]
+    if colour.startswith("bright") and colour[6:] in _NAMED:
+        return [str(base + 60 + _NAMED[colour[6:]])]
+    if len(colour) == 6:
+        try:
+            rgb = [str(int(colour[i : i + 2], 16)) for i in (0, 2, 4)]
+        except ValueError:
+            return []
+        return [str(base + 8), "2", *rgb]
+    return []
+
+
+def sgr_of(cell: Cell) -> str:
+    """The SGR sequence that sets exactly the cell's attributes, from a reset."""
+    params = ["0", *attribute_params(cell), *colour_params(cell.fg, 30),
+              *colour_params(cell.bg, 40)]
+    return "\x1b[" + ";".join(params) + "m"
+
+
+def styled_line(cells: list[Cell], *, trim: bool = True) -> str:
+    """A line's text with SGR sequences where the attributes change and a reset at the
+    end if any were set: what capture-pane -e prints, so the line draws as it was.
+    `trim`: blanks at the end are left out, whatever their background, as tmux's
+    capture-pane leaves them out without -N."""
+    if trim:
+        end = len(cells)
+        while end and cells[end - 1].data in (" ", ""):
+            end -= 1
+        cells = cells[:end]
+    out: list[str] = []
+    current = _PLAIN
+    for cell in cells:
+        if cell.data == "":
+            continue  # the right half of a wide character
+        sgr = sgr_of(cell._replace(data=" "))
+        if sgr != current:
+            out.append(sgr)
+            current = sgr
+        out.append(cell.data)
+    if current != _PLAIN:
+        out.append(_PLAIN)
+    return "".join(out)
+
+
+_PLAIN = "\x1b[0m"

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from prompt_toolkit.styles import BaseStyle, Style
 
+from termhost.terminal.sgr import colour_params
 from termhost.themes import Theme, _readable_on
 
 __all__ = [
@@ -34,12 +35,6 @@ TRUE_COLOUR = 1 << 24
 
 _RGB = tuple[int, int, int]
 
-_NAMED = {
-    "black": 0, "red": 1, "green": 2, "brown": 3, "yellow": 3, "blue": 4, "magenta": 5,
-    "cyan": 6, "white": 7,
-}
-"""pyte's names of the eight ANSI colours (it calls SGR 33 "brown"); "bright" + a name is
-the same colour in 90-97."""
 
 _HEX = re.compile(r"[0-9a-fA-F]{6}")
 
@@ -150,17 +145,9 @@ def sgr_colour(colour: str, base: int, depth: int) -> list[str]:
     A named colour stays a name at every depth, so that it is shown in the terminal's own
     palette (or the theme's, see `palette_sequences`); only an RGB colour is brought down.
     """
-    if colour == "default":
-        return []
-    if colour in _NAMED:
-        return [_sgr_16(_NAMED[colour], base)]
-    if colour.startswith("bright") and colour[6:] in _NAMED:
-        return [_sgr_16(8 + _NAMED[colour[6:]], base)]
-    if not _HEX.fullmatch(colour):
-        return []
+    if depth >= TRUE_COLOUR or not _HEX.fullmatch(colour):
+        return colour_params(colour, base)  # names, "default": as they are at any depth
     red, green, blue = (int(colour[i : i + 2], 16) for i in (0, 2, 4))
-    if depth >= TRUE_COLOUR:
-        return [str(base + 8), "2", str(red), str(green), str(blue)]
     if depth >= 256:
         return [str(base + 8), "5", str(rgb_to_256(red, green, blue))]
     return [_sgr_16(_nearest_16((red, green, blue)), base)]

@@ -30,6 +30,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from termhost.mux.pane import Pane
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
+from termhost.terminal.sgr import attribute_params
 from termhost.ui.colours import TRUE_COLOUR, sgr_colour
 
 __all__ = ["Painter", "Placement", "TrackingOutput"]
@@ -225,14 +226,7 @@ def _shown(cell: Cell, depth: int = TRUE_COLOUR) -> Shown:
 def _sgr(attrs: Cell, depth: int) -> str:
     """The SGR sequence that sets exactly these attributes (from a reset), colours
     brought down to the outer terminal's `depth`."""
-    params = ["0"]
-    for flag, code in (
-        (attrs.bold, "1"), (attrs.faint, "2"), (attrs.italics, "3"),
-        (attrs.underscore or attrs.underline, "4"), (attrs.blink, "5"), (attrs.reverse, "7"),
-        (attrs.strikethrough, "9"),
-    ):
-        if flag:
-            params.append(code)
+    params = ["0", *attribute_params(attrs)]
     params += sgr_colour(attrs.fg, 30, depth)
     params += sgr_colour(attrs.bg, 40, depth)
     return "\x1b[" + ";".join(params) + "m"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from termhost.terminal import Terminal
 from tests.conftest import pid_exists, wait_until
 
 
@@ -623,3 +624,38 @@ def test_paste_buffers_behave_as_tmux(termhost: Termhost, tmp_path: Path) -> Non
         assert termhost("show-buffer", "-b", "cap").stdout == shown
     finally:
         subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
+
+
+def test_capture_pane_e_draws_the_same_screen_as_tmuxs(termhost: Termhost) -> None:
+    # What capture-pane -e prints, drawn by an emulator, is the screen tmux's draws:
+    # the same characters with the same colours and attributes, history included.
+    tmux = ["tmux", "-L", f"termhost-cap-{os.getpid()}", "-f", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    program = ("printf 'plain \\033[1;31mbold red\\033[0m \\033[4;38;5;208morange\\033[0m\\n"
+               "\\033[7mreverse\\033[0m \\033[44mon blue   \\033[0m\\n"
+               "\\033[38;2;1;2;3mrgb\\033[0m 日本\\n'; seq 1 30; exec sleep 1000")
+    termhost("new-session", "-d", "-s", "cap", "-x", "40", "-y", "10", program)
+    subprocess.run([*tmux, "new-session", "-d", "-s", "cap", "-x", "40", "-y", "10", program],
+                   env=env, check=True, timeout=30)
+    try:
+        def captured(out: str) -> list[list[tuple[str, str, str, bool, bool, bool]]]:
+            terminal = Terminal(40, len(out.split("\n")))
+            terminal.feed(out.replace("\n", "\r\n").encode())
+            screen = terminal.screen
+            return [[(c.data, c.fg, c.bg, c.bold, c.reverse, c.underscore)
+                     for c in (screen.buffer[y][x] for x in range(40))]
+                    for y in range(terminal.rows)]
+
+        def tmux_capture() -> str:
+            return subprocess.run([*tmux, "capture-pane", "-p", "-e", "-S", "-", "-t", "cap"],
+                                  env=env, capture_output=True, text=True, check=True,
+                                  timeout=30).stdout
+
+        wait_until(lambda: "30" in tmux_capture().split("\n")[-3:-1]
+                   and "30" in termhost("capture-pane", "-p", "-t", "cap").stdout,
+                   what="both panes to show the last line")
+        ours = termhost("capture-pane", "-p", "-e", "-S", "-", "-t", "cap").stdout
+        assert "\x1b[" in ours
+        assert captured(ours) == captured(tmux_capture())
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, check=False, timeout=30)

@@ -217,6 +217,7 @@ def variables(
         "pane_height": str(pane.terminal.rows),
         "cursor_x": str(min(screen.cursor.x, pane.terminal.cols - 1)),
         "cursor_y": str(screen.cursor.y),
+        "cursor_flag": "1" if screen.cursor_visible else "0",
         "history_size": str(len(pane.terminal.history)),
         "history_limit": str(pane.terminal.history.limit),
         "alternate_on": "1" if screen.alternate_screen else "0",

@@ -21,7 +21,10 @@ from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
 from termhost.mux.pane import Pane
+from termhost.terminal.cell import Cell
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
+from termhost.terminal.screen import Screen
+from termhost.terminal.sgr import styled_line
 
 
 @command("send-keys")
@@ -47,11 +50,17 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
     history = terminal.history
     screen = terminal.screen
     keep_spaces = "N" in flags or "J" in flags
-    rows = [*history.lines()]
-    if keep_spaces:
-        rows += [screen.row_text(y) for y in range(terminal.rows)]
+    if "e" in flags:  # with the SGR that draws each line's colours and attributes
+        trim = not keep_spaces
+        rows = [styled_line(history.cells(i), trim=trim) for i in range(len(history))]
+        rows += [styled_line(_screen_row(screen, y, terminal.cols), trim=trim)
+                 for y in range(terminal.rows)]
     else:
-        rows += terminal.display
+        rows = [*history.lines()]
+        if keep_spaces:
+            rows += [screen.row_text(y) for y in range(terminal.rows)]
+        else:
+            rows += terminal.display
     wrapped = [history.wrapped(i) for i in range(len(history))]
     wrapped += [y in terminal.screen.wrapped for y in range(terminal.rows)]
     top = len(history)  # index of screen line 0
@@ -71,6 +80,11 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
         context.server.buffers.set(text.encode(), flags.get("b"))
         return Result()
     return Result(stdout=text)
+
+
+def _screen_row(screen: Screen, y: int, cols: int) -> list[Cell]:
+    line = screen.buffer[y]
+    return [line[x] for x in range(cols)]
 
 
 def _line(value: str | None, top: int, default: int, count: int) -> int:
