@@ -6,6 +6,9 @@ answers go back promptly and a flood is emulated in large batches. Input the pro
 not take yet waits here, never in the event loop. The process is watched through its
 pidfd: once it has ended and the PTY is drained the owner is told (`on_close`), and the
 pane goes, or stays marked dead (remain-on-exit, the server's choice).
+
+Taps (`PaneTap`, what `termhost record -t` adds) see the program's bytes as they are read,
+before the emulator, and the pane's resizes and end.
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
-from termhost.mux.fd_writer import FdWriter
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
+from termhost.process.fd_writer import FdWriter
 from termhost.process.groups import signal_process_group
 from termhost.process.pty_pair import set_window_size
+from termhost.record.asciicast import RecordingError
 from termhost.terminal import Terminal
 
-__all__ = ["Pane"]
+__all__ = ["Pane", "PaneTap"]
 
 _READ_SIZE = 65536
 _ACTIVE_POINT = 0
@@ -40,6 +45,20 @@ _TURN_BYTES = 16384
 others: each hop of a keystroke's echo in another pane waits for one turn at most.
 bench/echo_under_flood.py measured 64 KiB turns: the echo took 2-3 times longer under a
 `yes` flood and the flood was no faster (a PTY gives about 4 KiB a read)."""
+
+
+class PaneTap(Protocol):
+    """Sees what a pane's program writes, exactly as read from the PTY, and the pane's
+    resizes and end: a recording of the pane from now on. A tap whose recording fails
+    (RecordingError) is taken off the pane, so that one full disk cannot stop the pane."""
+
+    def output(self, data: bytes) -> None: ...
+
+    def resized(self, cols: int, rows: int) -> None: ...
+
+    def ended(self, status: ExitStatus | None) -> None:
+        """The pane is gone: its process ended with `status`, or it was killed first
+        (None). The tap is taken off after this."""
 
 
 class Pane:
@@ -76,6 +95,7 @@ class Pane:
         write: the (lazy) emulator must be caught up to tell (mux/alerts.py)."""
         self.bells_seen = 0
         """The emulator's bell count when the alerts were last looked at."""
+        self.taps: list[PaneTap] = []
         self.mark_active()
 
     def mark_active(self) -> None:
@@ -142,6 +162,7 @@ class Pane:
         if not self.closed:
             set_window_size(self.master, cols, rows)
         self.terminal.resize(cols, rows)
+        self._tap(lambda tap: tap.resized(cols, rows))
 
     def kill(self) -> None:
         """End the pane as tmux does: SIGHUP to its process group, then close the PTY."""
@@ -195,6 +216,8 @@ class Pane:
             self.output_bytes += len(data)
             self.maybe_alert = self.maybe_alert or b"\x07" in data or b"]52;" in data
             taken += len(data)
+            if self.taps:
+                self._tap_output(data)
             self.terminal.feed(data)
             if len(data) < _SHORT_READ and not to_the_end:
                 break
@@ -228,5 +251,22 @@ class Pane:
         if self._announced or (self.exit_status is None and not self.killed):
             return  # the PTY ended first: the process's exit status follows
         self._announced = True
+        status = self.exit_status
+        self._tap(lambda tap: tap.ended(status))
+        self.taps.clear()
         if self.on_close is not None:
             self.on_close(self)
+
+    def _tap_output(self, data: bytes) -> None:
+        self._tap(lambda tap: tap.output(data))
+
+    def _tap(self, event: Callable[[PaneTap], None]) -> None:
+        """Pass `event` to every tap; one that cannot record any more is taken off, with
+        a line in the server's log (its user finds the recording ended there)."""
+        for tap in list(self.taps):
+            try:
+                event(tap)
+            except RecordingError as error:
+                self.taps.remove(tap)
+                print(f"termhost server: pane {self.name}: recording stopped: {error}",
+                      file=sys.stderr)

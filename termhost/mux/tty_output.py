@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from termhost.mux.fd_writer import FdWriter
+from termhost.process.fd_writer import FdWriter
 
 __all__ = ["TtyOutput", "open_tty"]
 

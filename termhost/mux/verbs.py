@@ -87,6 +87,9 @@ VERBS = {
         Verb("set-window-option", ("setw",), "gt:u",
              "[-gu] [-t target-window] option [value]"),
         Verb("show-options", ("show",), "gv", "[-gv] [option]"),
+        Verb("record-pane", (), "Si:o:P:t:T:v:",
+             "[-S] [-i idle-time-limit] [-o path] [-P theme] [-T title] [-v 2|3] "
+             "[-t target-pane]"),
     )
 }
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}

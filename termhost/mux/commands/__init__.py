@@ -254,11 +254,12 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     keys,
     layouts,
     panes,
+    recording,
     scripts,
     sessions,
     settings,
     windows,
 )
 
-__all__ += ["buffers", "clients", "keys", "layouts", "panes", "scripts", "sessions", "settings",
-            "windows"]
+__all__ += ["buffers", "clients", "keys", "layouts", "panes", "recording", "scripts", "sessions",
+            "settings", "windows"]
