@@ -18,8 +18,6 @@ import shlex
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
-from termhost.mux import config_toml
-
 __all__ = ["Line", "default_path", "parse", "source"]
 
 Line = tuple[int, list[str]]
@@ -81,7 +79,12 @@ async def source(path: str, run: RunCommand, *, quiet: bool = False) -> tuple[st
         return "", [] if quiet else [f"{path}: No such file or directory"]
     except OSError as error:
         return "", [f"{path}: {error.strerror or error}"]
-    commands, errors = (config_toml.translate if path.endswith(".toml") else parse)(text)
+    if path.endswith(".toml"):
+        from termhost.mux import config_toml  # only then: every CLI call imports this module
+
+        commands, errors = config_toml.translate(text)
+    else:
+        commands, errors = parse(text)
     output: list[str] = []
     for number, argv in commands:
         status, stdout, stderr = await run(argv)

@@ -453,6 +453,7 @@ class AttachedClient:
         overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
         if self._labels(window) != "off":
             overlay = self._pane_labels(placements, window) + overlay
+        overlay = self._active_border(placements, window) + overlay
         copied = next((p for p in placements if self.is_copying(p.pane)), None)
         if copied is not None and self.copying is not None:
             # The frozen view in the pane's place; its live output waits underneath.
@@ -462,6 +463,27 @@ class AttachedClient:
         cursor = None if prompt is None else Point(
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
         self.painter.paint(placements, window.active, only, overlay, cursor)
+
+    def _active_border(self, placements: list[Placement], window: model.Window) -> str:
+        """The borders around the active pane in the active border's colour (green by
+        default), as tmux tells the active pane apart; prompt_toolkit draws them all in
+        one colour."""
+        active = next((p for p in placements if p.pane is window.active), None)
+        if active is None or len(placements) < 2:
+            return ""
+        root = window.layout
+        bottom = min(root.y + root.height, self.size.rows - self._status_shown())
+        sgr = style_sgr(self._style, "border.active", self.depth)
+        out = [sgr]
+        for x in (active.x - 1, active.x + active.width):
+            if root.x <= x < root.x + root.width:
+                out += [f"\x1b[{y + 1};{x + 1}H│"
+                        for y in range(active.y, min(active.y + active.height, bottom))]
+        for y in (active.y - 1, active.y + active.height):
+            if root.y <= y < bottom:
+                width = min(active.width, self.size.columns - active.x)
+                out.append(f"\x1b[{y + 1};{active.x + 1}H" + "─" * width)
+        return "".join(out) + "\x1b[0m" if len(out) > 1 else ""
 
     def _labels(self, window: model.Window | None) -> str:
         """pane-border-status of `window`: off, top or bottom."""

@@ -122,6 +122,10 @@ class Painter:
         cursor = (cursor_at, True) if cursor_at is not None else self._cursor(
             placed.get(active) if active is not None else None)
         shape = active.terminal.screen.cursor_shape if active is not None else 0
+        if cursor is None and out:
+            # No pane's cursor to show (the active pane is under copy mode's frame): the
+            # writes left the cursor somewhere prompt_toolkit must still be told of.
+            cursor = Point(x=0, y=0), False
         if cursor is not None and cursor_at is None and shape != self.cursor_shape:
             output.write_raw(f"\x1b[{shape} q")  # DECSCUSR: the active pane's shape
             self.cursor_shape = shape
