@@ -1,0 +1,337 @@
+"""`termhost run`: tapes played against real shells, as CI runs them (no terminal).
+
+Each test writes a tape, runs the verb in-process and looks at what a user gets: the exit
+status, the message on stderr, the .cast a player reads, the golden text a reviewer diffs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from termhost.cmd import run
+from termhost.record.asciicast import EventCode, open_reader, output_bytes
+from termhost.record.runner import GOLDEN_SEPARATOR
+from termhost.terminal import Terminal
+from termhost.themes import asciicast_theme, load_theme
+from tests.conftest import wait_until
+
+TAPES = Path(__file__).parent / "tapes"
+
+
+@pytest.fixture(autouse=True)
+def _deterministic_session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment the shells inherit: a HOME of their own, a UTF-8 locale, no LESS."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.delenv("LESS", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+
+
+def run_tape(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str], *options: str
+) -> tuple[int, str, str, Path]:
+    """Write `text` as tmp_path/demo.tape and run it: (status, stdout, stderr, tape)."""
+    tape = tmp_path / "demo.tape"
+    tape.write_text(text, encoding="utf-8")
+    status = run.main([*options, str(tape)])
+    out, err = capsys.readouterr()
+    return status, out, err, tape
+
+
+def golden(*screens: str) -> str:
+    return f"\n{GOLDEN_SEPARATOR}\n".join(screens) + "\n"
+
+
+HELLO = """\
+Output demo.cast
+Output demo.txt
+Set Width 60
+Set Height 8
+Set TypingSpeed 0
+Type "echo hello"
+Enter
+Wait+Screen /(?m)^hello$/
+Expect+Screen /hello/
+"""
+
+
+def test_echo_hello_records_the_output_and_the_screens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err, _ = run_tape(tmp_path, HELLO, capsys)
+    assert (status, out, err) == (0, "", "")
+    with open_reader(tmp_path / "demo.cast") as reader:
+        header, events = reader.header, list(reader)
+    assert (header.cols, header.rows, header.term_type) == (60, 8, "xterm-256color")
+    assert header.theme == asciicast_theme(load_theme("default"))
+    assert b"hello\r\n" in output_bytes(events)
+    assert [event.time for event in events] == sorted(event.time for event in events)
+    after_enter = "> echo hello\nhello\n>"
+    assert (tmp_path / "demo.txt").read_text(encoding="utf-8") == golden(
+        "> echo hello", after_enter, after_enter, after_enter
+    )
+
+
+EVERY_KIND = """\
+Output demo.cast
+Output demo.txt
+Output final.svg
+Output final.html
+Set Width 60
+Set Height 8
+Set TypingSpeed 0
+Env GREETING "from the tape"
+Type "echo $GREETING"
+Enter
+Wait+Screen /(?m)^from the tape$/
+Marker "greeted"
+Type@100ms "echo abcX"
+Backspace
+Left
+Right
+Enter
+Wait+Screen /(?m)^abc$/
+Sleep 100ms
+Resize 50x6
+Type "stty size"
+Enter
+Wait+Screen /(?m)^6 50$/
+Ctrl+L
+Wait
+Screenshot shot.svg
+Expect /^>$/
+"""
+
+
+def test_every_command_kind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err, _ = run_tape(tmp_path, EVERY_KIND, capsys)
+    assert (status, out, err) == (0, "", "")
+    with open_reader(tmp_path / "demo.cast") as reader:
+        events = list(reader)
+    markers = [event for event in events if event.code is EventCode.MARKER]
+    resizes = [event for event in events if event.code is EventCode.RESIZE]
+    assert [event.data for event in markers] == ["greeted"]
+    assert [event.data for event in resizes] == ["50x6"]
+    assert markers[0].time < resizes[0].time
+    echoes = [e for e in events if e.code is EventCode.OUTPUT and e.time > markers[0].time]
+    typed = echoes[: len("echo abcX")]
+    assert "".join(event.data for event in typed) == "echo abcX"
+    assert typed[-1].time - typed[0].time >= 0.75  # Type@100ms: the delays are real
+    text = (tmp_path / "demo.txt").read_text(encoding="utf-8")
+    screens = text.split(f"\n{GOLDEN_SEPARATOR}\n")
+    assert len(screens) == 19  # one per command
+    assert "> echo abc\nabc\n>" in screens[9]  # after the Wait for abc
+    assert screens[-1] == ">\n"  # Ctrl+L cleared the screen
+    for name in ("shot.svg", "final.svg"):
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith("<svg")
+    assert "<html" in (tmp_path / "final.html").read_text(encoding="utf-8").lower()
+
+
+HIDDEN = """\
+Output demo.cast
+Output demo.txt
+Set Width 40
+Set Height 6
+Set TypingSpeed 0
+Type "echo before"
+Enter
+Wait
+Hide
+Type "echo hidden-xyz; clear; printf '\\033[1mbold\\033[0m\\n'"
+Enter
+Wait
+Show
+Type "echo shown"
+Enter
+Wait
+"""
+
+
+def test_hide_keeps_output_out_of_the_cast_and_show_repaints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player replaying the .cast ends on the screen the tape ended on, although it
+    never saw the hidden `clear`."""
+    status, _, err, _ = run_tape(tmp_path, HIDDEN, capsys)
+    assert (status, err) == (0, "")
+    with open_reader(tmp_path / "demo.cast") as reader:
+        played = output_bytes(reader)
+    assert b"hidden-xyz" not in played
+    terminal = Terminal(40, 6)
+    terminal.feed(played)
+    replayed = "\n".join(line.rstrip() for line in terminal.display).rstrip("\n")
+    last = (tmp_path / "demo.txt").read_text(encoding="utf-8").split(f"\n{GOLDEN_SEPARATOR}\n")
+    assert replayed == last[-1].rstrip("\n") == "bold\n> echo shown\nshown\n>"
+
+
+def test_a_wait_that_times_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err, tape = run_tape(
+        tmp_path, 'Set Height 4\nType "echo one"\nWait@300ms /never/\n', capsys
+    )
+    assert (status, out) == (1, "")
+    assert err == (
+        f"{tape}:3: timed out after 0.3s waiting for /never/ on the line; the screen was:\n"
+        "> echo one\n"
+    )
+
+
+def test_an_expect_that_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = 'Output demo.txt\nSet TypingSpeed 0\nType "echo one"\nEnter\nWait\nExpect+Screen /two/\n'
+    status, out, err, tape = run_tape(tmp_path, text, capsys)
+    assert (status, out) == (1, "")
+    assert err == (
+        f"{tape}:6: expected /two/ on the screen; the screen was:\n> echo one\none\n>\n"
+    )
+    assert not (tmp_path / "demo.txt").exists()  # a failed run leaves no golden file
+
+
+CHECKED = 'Output demo.txt\nSet TypingSpeed 0\nType "echo one"\nEnter\nWait\n'
+
+
+def test_check_passes_then_fails_with_a_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_tape(tmp_path, CHECKED, capsys)[0] == 0
+    assert run_tape(tmp_path, CHECKED, capsys, "--check")[:3] == (0, "", "")
+    changed = CHECKED.replace("echo one", "echo two")
+    status, out, err, _ = run_tape(tmp_path, changed, capsys, "--check")
+    path = tmp_path / "demo.txt"
+    assert status == 1
+    assert out.startswith(f"--- {path}\n+++ {path} (this run)\n")
+    assert "\n-> echo one\n" in out and "\n+> echo two\n" in out
+    assert err == f"termhost run: {path}: the screens differ (--update rewrites it)\n"
+    assert "echo one" in path.read_text(encoding="utf-8")  # a check writes nothing
+
+
+def test_check_without_a_golden_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err, _ = run_tape(tmp_path, CHECKED, capsys, "--check")
+    assert (status, out) == (1, "")
+    path = tmp_path / "demo.txt"
+    assert err == f"termhost run: {path}: no golden file to check (--update writes it)\n"
+    assert not path.exists()
+
+
+def test_update_rewrites_the_golden_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "demo.txt"
+    path.write_text("stale\n", encoding="utf-8")
+    status, _, err, _ = run_tape(tmp_path, CHECKED, capsys, "--update")
+    assert (status, err) == (0, f"updated: {path}\n")
+    assert path.read_text(encoding="utf-8").startswith("> echo one\n")
+    status, _, err, _ = run_tape(tmp_path, CHECKED, capsys, "--update")
+    assert (status, err) == (0, f"unchanged: {path}\n")
+    assert run_tape(tmp_path, CHECKED, capsys, "--check")[0] == 0
+
+
+def test_a_syntax_error_names_file_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err, tape = run_tape(tmp_path, 'Output demo.cast\nType "echo\n', capsys)
+    assert (status, out, err) == (1, "", f"{tape}:2:6: unterminated string\n")
+    assert not (tmp_path / "demo.cast").exists()  # nothing ran
+
+
+def test_a_missing_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err, tape = run_tape(tmp_path, "Require no-such-program-xyz\n", capsys)
+    assert (status, err) == (1, f"{tape}:1: Require: no-such-program-xyz not found\n")
+
+
+def test_a_missing_tape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = run.main([str(tmp_path / "absent.tape")])
+    err = capsys.readouterr().err
+    missing = tmp_path / "absent.tape"
+    assert (status, err) == (1, f"termhost run: {missing}: No such file or directory\n")
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        run.main(["--check", "--update", "demo.tape"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+ORPHANS = """\
+Set TypingSpeed 0
+Type "echo $$ > shell.pid; sleep 1000 & (trap '' HUP; exec sleep 1001) &"
+Enter
+Wait
+Type "sleep 1002"
+Enter
+Sleep 100ms
+"""
+
+
+def test_the_shell_and_everything_it_started_end_with_the_tape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Background jobs, one ignoring SIGHUP, and a foreground job: none outlives the run."""
+    status, _, err, _ = run_tape(tmp_path, ORPHANS, capsys)
+    assert (status, err) == (0, "")
+    shell = int((tmp_path / "shell.pid").read_text())
+    try:  # SIGKILL is sent by the time the run returns; dying can take a moment more
+        wait_until(lambda: _session_members(shell) == [], what="the tape's processes to end")
+    finally:
+        for pid in _session_members(shell):
+            os.kill(pid, signal.SIGKILL)  # a failure leaves nothing to the next test
+
+
+def _session_members(sid: int) -> list[int]:
+    """Live processes of session `sid` (zombies are dead: reaping them is their new
+    parent's business)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone while we looked
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            members.append(int(entry))
+    return members
+
+
+def test_bash_vim_and_less_match_their_golden_screens(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The committed golden file; vim and less must be installed: missing is a failure."""
+    for program in ("bash", "vim", "less"):
+        assert shutil.which(program), f"{program} is needed by this test and not installed"
+    status = run.main(["--check", str(TAPES / "bash_vim_less.tape")])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, ""), out
+
+
+def test_vhs_settings_are_warned_about_unless_quiet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = 'Set FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
+    status, _, err, tape = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, f"{tape}:1:5: warning: Set FontSize is a VHS video setting; "
+                                "termhost ignores it\n")
+    assert run_tape(tmp_path, text, capsys, "-q")[:3] == (0, "", "")
+
+
+def test_the_final_frame_is_the_screen_the_tape_ended_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The .html Output shows where the tape left off: in less, not at the shell."""
+    text = (
+        "Output final.html\nSet TypingSpeed 0\n"
+        'Type "printf \'first\\nsecond\\n\' | less"\nEnter\nWait+Screen /END/\n'
+    )
+    status, _, err, _ = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, "")
+    html = (tmp_path / "final.html").read_text(encoding="utf-8")
+    assert "second" in html and "(END)" in html and "printf" not in html
