@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
@@ -86,6 +87,18 @@ _VIEW_STYLES = {"": "", "match": "class:match", "position": "class:selection"}
 """A view's parts (viewer.py) in the client's style classes, which themes colour."""
 _COLOR_DEPTHS = {16: ColorDepth.DEPTH_4_BIT, 256: ColorDepth.DEPTH_8_BIT,
                  TRUE_COLOUR: ColorDepth.DEPTH_24_BIT}
+
+
+@functools.lru_cache(maxsize=8)
+def _key_bytes(name: str) -> bytes:
+    """What the terminal sends for the key `name`; looked at on every keystroke (is it the
+    prefix?), so worked out once."""
+    return encode_key(name)
+
+
+@functools.lru_cache(maxsize=8)
+def _key_text(name: str) -> str:
+    return _key_bytes(name).decode("utf-8", "surrogateescape")
 
 
 def _cut(text: str, width: int) -> str:
@@ -282,7 +295,7 @@ class AttachedClient:
         return (
             bool(text)
             and "\x1b" not in text
-            and self.prefix_bytes().decode("utf-8", "surrogateescape") not in text
+            and _key_text(self.server.options.get("prefix")) not in text
             and not self._prefixed
             and self._prompt is None
             and self._view is None
@@ -638,7 +651,7 @@ class AttachedClient:
 
     def prefix_bytes(self) -> bytes:
         """What the terminal sends for the prefix key (option prefix, C-b by default)."""
-        return encode_key(self.server.options.get("prefix"))
+        return _key_bytes(self.server.options.get("prefix"))
 
     def open_prompt(self, prompt: Prompt) -> None:
         self._prompt = prompt
