@@ -22,6 +22,13 @@ DEADLINE = 10.0
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_state_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Servers the tests start keep their sessions' environment snapshots in a directory
+    of the run's own, not in the user's ~/.local/state."""
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+
+
 class _Poll:
     """The pacing of a deadline-bound wait: growing intervals, then a test failure."""
 

@@ -8,13 +8,34 @@ without a terminal.
 
 from __future__ import annotations
 
+import argparse
+import io
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["VERBS", "Where"]
+__all__ = ["EXIT_FAILURE", "EXIT_USAGE", "VERBS", "ServerSaid", "VerbParser", "Where", "ask"]
 
-VERBS = ("themes", "record", "play", "cat", "run", "screenshot")
+VERBS = ("themes", "record", "play", "cat", "run", "screenshot", "snapshot", "exec")
 """The verbs with a module here (termhost/cmd/VERB.py)."""
+
+EXIT_FAILURE = 1
+"""A verb that failed: tmux's status."""
+EXIT_USAGE = 2
+"""A command line that does not parse."""
+
+
+class VerbParser(argparse.ArgumentParser):
+    """argparse as every termhost verb wants it: a usage error is one line naming the verb
+    (its `prog`), exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: {message} (try '{self.prog} --help')\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+class ServerSaid(Exception):
+    """A tmux verb failed on the server; the message is the first line it printed."""
 
 
 @dataclass(frozen=True)
@@ -24,3 +45,15 @@ class Where:
     socket: Path
     config: str | None = None
     force_256: bool = False
+
+
+def ask(where: Where, *argv: str) -> bytes:
+    """What the server prints for one tmux verb; ServerSaid with its error if it fails."""
+    from termhost.mux import client  # only for the verbs that need a server
+
+    stdout, stderr = io.BytesIO(), io.BytesIO()
+    status = client.run(argv, where.socket, stdout=stdout, stderr=stderr)
+    if status != 0:
+        said = stderr.getvalue().decode(errors="replace").strip().splitlines()
+        raise ServerSaid(said[0] if said else f"{argv[0]} failed (exit status {status})")
+    return stdout.getvalue()

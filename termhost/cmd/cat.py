@@ -7,32 +7,21 @@ reader stops quietly at a cut last line, and all that came before it is printed.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 
-from termhost.cmd import Where
+from termhost.cmd import EXIT_FAILURE, VerbParser, Where
 from termhost.record.asciicast import RecordingError, open_reader, output_bytes
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 _PROG = "termhost cat"
 
 
-class _Parser(argparse.ArgumentParser):
-    """A usage error is one line naming the verb, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{_PROG}: {message} (try '{_PROG} --help')\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(prog=_PROG, description="Print a recording's output, without its timing.")
+def _parser() -> VerbParser:
+    parser = VerbParser(prog=_PROG, description="Print a recording's output, without its timing.")
     parser.add_argument("file", metavar="FILE", help="an asciicast file (v2 or v3)")
     return parser
 

@@ -30,7 +30,7 @@ from types import FrameType
 from typing import BinaryIO
 
 from termhost import themes
-from termhost.cmd import Where
+from termhost.cmd import EXIT_FAILURE, VerbParser, Where
 from termhost.record.asciicast import (
     Event,
     EventCode,
@@ -53,18 +53,8 @@ from termhost.terminal import Terminal
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 _PROG = "termhost play"
-
-
-class _Parser(argparse.ArgumentParser):
-    """A usage error is one line naming the verb, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{_PROG}: {message} (try '{_PROG} --help')\n")
-        raise SystemExit(EXIT_USAGE)
 
 
 def _positive(text: str) -> float:
@@ -85,8 +75,8 @@ def _at(text: str) -> At:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> VerbParser:
+    parser = VerbParser(
         prog=_PROG,
         description="Play a recording in this terminal: space pauses or resumes, "
                     "'.' steps while paused, ']' jumps to the next marker, q quits.",

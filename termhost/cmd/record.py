@@ -37,27 +37,17 @@ from collections.abc import Mapping, Sequence
 from typing import BinaryIO, cast
 
 from termhost import themes
-from termhost.cmd import Where
+from termhost.cmd import EXIT_FAILURE, VerbParser, Where
 from termhost.process import Command, ExitStatus, get_window_size
 from termhost.record.asciicast import Header, RecordingError, Writer, open_reader, writer_for
 from termhost.record.recorder import Clock, Recorder, UserTerminal, exit_code
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 _PROG = "termhost record"
 _DEFAULT_SIZE = (80, 24)
 _HINT = "C-\\ m adds a marker, C-\\ C-\\ sends C-\\; exit the program to stop"
-
-
-class _Parser(argparse.ArgumentParser):
-    """A usage error is one line naming the verb, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{_PROG}: {message} (try '{_PROG} --help')\n")
-        raise SystemExit(EXIT_USAGE)
 
 
 class _Failure(Exception):
@@ -84,8 +74,8 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> VerbParser:
+    parser = VerbParser(
         prog=_PROG,
         description="Record a program's terminal session, or a pane's (-t), to an asciicast "
                     "file. With a terminal: C-\\ m adds a marker, C-\\ C-\\ sends C-\\.",
@@ -320,7 +310,7 @@ def _cut_partial_line(path: str) -> None:
 
 
 def _pane(
-    parser: _Parser, args: argparse.Namespace, command: list[str], where: Where | None,
+    parser: VerbParser, args: argparse.Namespace, command: list[str], where: Where | None,
 ) -> int:
     """Ask the server to record (or stop recording) a pane: `record-pane`, its verb."""
     from termhost.mux import client

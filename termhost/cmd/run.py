@@ -15,36 +15,25 @@ a usage error is one line, exit status 2. Never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import sys
 from collections.abc import Sequence
 
-from termhost.cmd import Where
+from termhost.cmd import EXIT_FAILURE, VerbParser, Where
 from termhost.record.asciicast import RecordingError
 from termhost.record.runner import RunError, golden_diff, run_tape
 from termhost.record.tape import TapeError, parse_file
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 _PROG = "termhost run"
 
 
-class _Parser(argparse.ArgumentParser):
-    """A usage error is one line naming the verb, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{_PROG}: {message} (try '{_PROG} --help')\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(
+def _parser() -> VerbParser:
+    parser = VerbParser(
         prog=_PROG,
         description="Run a tape (a scripted terminal session) and write its Outputs.",
     )

@@ -11,7 +11,6 @@ exit status 1, a usage error exit status 2.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 from collections.abc import Sequence
@@ -19,15 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from termhost import themes
-from termhost.cmd import Where
+from termhost.cmd import EXIT_FAILURE, ServerSaid, VerbParser, Where, ask
 from termhost.mux import client
 from termhost.render import FORMATS, format_for_path, render, snapshot
 from termhost.terminal.emulator import Terminal
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 _PROG = "termhost screenshot"
 
@@ -39,16 +36,9 @@ class ScreenshotError(Exception):
     """A screenshot that cannot be taken or written; the message is one line naming why."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """A usage error is one line naming the verb, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: {message} (try '{self.prog} --help')\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(prog=_PROG, description="Render a pane's screen as text, ANSI, SVG or HTML.")
+def _parser() -> VerbParser:
+    parser = VerbParser(prog=_PROG,
+                        description="Render a pane's screen as text, ANSI, SVG or HTML.")
     parser.add_argument("-t", dest="target", metavar="TARGET",
                         help="the pane, as tmux's -t (default: the current pane)")
     parser.add_argument("-o", dest="output", metavar="FILE", type=Path,
@@ -112,13 +102,10 @@ def _format(output: Path) -> str:
 
 
 def _ask(where: Where, *argv: str) -> bytes:
-    """What the server prints for one tmux verb; its error message if the verb fails."""
-    stdout, stderr = io.BytesIO(), io.BytesIO()
-    status = client.run(argv, where.socket, stdout=stdout, stderr=stderr)
-    if status != 0:
-        said = stderr.getvalue().decode(errors="replace").strip().splitlines()
-        raise ScreenshotError(said[0] if said else f"{argv[0]} failed (exit status {status})")
-    return stdout.getvalue()
+    try:
+        return ask(where, *argv)
+    except ServerSaid as said:
+        raise ScreenshotError(str(said)) from None
 
 
 def _targeting(target: str | None) -> list[str]:

@@ -7,35 +7,24 @@ termhost, a failure is one line on stderr with exit status 1, a usage error exit
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from termhost import themes
-from termhost.cmd import Where
+from termhost.cmd import EXIT_FAILURE, VerbParser, Where
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 _PROG = "termhost themes"
 
 
-class _Parser(argparse.ArgumentParser):
-    """A usage error is one line naming the verb, exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{_PROG}: {message} (try '{_PROG} --help')\n")
-        raise SystemExit(EXIT_USAGE)
-
-
-def _parser() -> _Parser:
-    parser = _Parser(prog=_PROG, description="List, show and import colour themes.")
+def _parser() -> VerbParser:
+    parser = VerbParser(prog=_PROG, description="List, show and import colour themes.")
     actions = parser.add_subparsers(dest="action", metavar="{list,show,import}",
-                                    parser_class=_Parser)
+                                    parser_class=VerbParser)
     listing = actions.add_parser("list", help="the themes by name (the default)")
     listing.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                          help="show each theme's colours (auto: when stdout is a terminal)")

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from termhost.mux import layout
 from termhost.mux.layout import Cell
 from termhost.mux.pane import Pane
+
+if TYPE_CHECKING:
+    from termhost.mux.snapshots import SessionSnapshot
 
 __all__ = ["DOWN", "LEFT", "RIGHT", "UP", "Session", "Window"]
 
@@ -146,6 +150,8 @@ class Session:
     """Set by resize-window -x/-y: the clients' sizes no longer change it."""
     last_typed: float = -TYPING_WINDOW
     """When a client last typed into the session (time.monotonic())."""
+    snapshot: SessionSnapshot | None = None
+    """The environment its shell builds from its startup files (mux/snapshots.py)."""
 
     def note_typing(self) -> None:
         self.last_typed = time.monotonic()

@@ -64,6 +64,7 @@ OPTIONS = {
         Option("pane-border-format", "#{pane_index} #{pane_title}", "string", window=True),
         Option("theme", "default", "theme"),
         Option("focus-events", "off", "choice", choices=("off", "on")),
+        Option("snapshot-timeout", "10", "number", 1, 3600),
     )
 }
 

@@ -48,6 +48,7 @@ from termhost.mux.protocol import (
     encode_hello,
     version_mismatch,
 )
+from termhost.mux.snapshots import SessionSnapshot
 from termhost.mux.tty_input import TtyInput
 from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
@@ -234,6 +235,11 @@ class Server:
         session = Session(session_id, name, cols, rows, env=dict(env))
         await self.new_window(session, args, env, cwd, window_name, select=True)
         self.sessions[name] = session
+        shell = self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"
+        session.snapshot = SessionSnapshot.for_session(
+            self.path, session.id, shell, cwd, env,
+            timeout=self.options.number("snapshot-timeout"))
+        session.snapshot.start()
         return session
 
     async def new_window(
@@ -523,6 +529,8 @@ class Server:
                     client.detach("exited")
         if not session.windows and self.sessions.get(session.name) is session:
             del self.sessions[session.name]
+            if session.snapshot is not None:
+                session.snapshot.discard()
             if not self.sessions:
                 self._done.set()  # the last session ended: so does the server
 
@@ -581,7 +589,8 @@ class Server:
                     await self._attached(result.attach, context, frames, writer)
                     return
                 if result.stdout:
-                    writer.write(encode_frame(FrameType.STDOUT, result.stdout.encode()))
+                    writer.write(encode_frame(FrameType.STDOUT, result.stdout.encode(
+                        "utf-8", "surrogateescape")))  # a snapshot's values: any bytes
                 if result.stderr:
                     writer.write(encode_frame(FrameType.STDERR, result.stderr.encode()))
                 writer.write(encode_frame(FrameType.EXIT, encode_exit(result.status)))

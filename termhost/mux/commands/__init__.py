@@ -218,6 +218,7 @@ def variables(
         "cursor_x": str(min(screen.cursor.x, pane.terminal.cols - 1)),
         "cursor_y": str(screen.cursor.y),
         "cursor_flag": "1" if screen.cursor_visible else "0",
+        "snapshot_status": session.snapshot.status if session.snapshot is not None else "",
         "history_size": str(len(pane.terminal.history)),
         "history_limit": str(pane.terminal.history.limit),
         "alternate_on": "1" if screen.alternate_screen else "0",
@@ -258,8 +259,9 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     scripts,
     sessions,
     settings,
+    snapshots,
     windows,
 )
 
 __all__ += ["buffers", "clients", "keys", "layouts", "panes", "recording", "scripts", "sessions",
-            "settings", "windows"]
+            "settings", "snapshots", "windows"]

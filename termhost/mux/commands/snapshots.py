@@ -1,0 +1,40 @@
+"""show-snapshot: a session's environment snapshot, for `termhost snapshot` and `termhost
+exec` (termhost's own verb: tmux has no snapshots)."""
+
+from __future__ import annotations
+
+import json
+
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    command,
+    find_session,
+)
+from termhost.snapshot import to_script
+
+
+@command("show-snapshot")
+async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The snapshot of the session -t as a script to source (-j: JSON); -r takes a new one
+    and waits for it, -w waits for one still being taken."""
+    session = find_session(context.server, flags.get("t"))
+    kept = session.snapshot
+    if kept is None:
+        raise CommandError(f"session {session.name} has no snapshot")
+    if "r" in flags:
+        kept.start()
+    if "r" in flags or "w" in flags:
+        await kept.wait()
+    if kept.status == "pending":
+        raise CommandError(f"the snapshot of session {session.name} is still being taken "
+                           "(--wait waits for it)")
+    if kept.status == "unsupported":
+        raise CommandError(kept.error)
+    if kept.status == "failed" or kept.snapshot is None:
+        raise CommandError(f"the snapshot of session {session.name} failed: {kept.error}")
+    snapshot = kept.snapshot
+    text = json.dumps(snapshot.to_json(), ensure_ascii=False) if "j" in flags else \
+        to_script(snapshot)
+    return Result(stdout=text if text.endswith("\n") else text + "\n")

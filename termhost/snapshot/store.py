@@ -1,0 +1,108 @@
+"""Snapshots on disk: `snapshot.json` and its rendering `snapshot.sh`, in a private directory.
+
+Snapshots hold secrets (tokens in the environment), so the directory is ours alone (0700,
+owned by our euid, not a symlink: the same checks `termhost.mux.paths` makes for the
+socket directory) and each file is born 0600. Files are replaced atomically (temp file,
+fsync, rename), so a reader sees the old snapshot or the new one, never half of one.
+
+The `.sh` rendering is kept next to the JSON because the exec runner needs a file to
+source (`exec_argv` takes its path); it is written first, so a `snapshot.json` in place
+always has its script beside it. `load` reads the JSON only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from termhost.snapshot.model import Snapshot, SnapshotError
+from termhost.snapshot.shells import to_script
+
+__all__ = ["JSON_NAME", "SCRIPT_NAME", "ensure_private_dir", "load", "store", "write_private"]
+
+JSON_NAME = "snapshot.json"
+SCRIPT_NAME = "snapshot.sh"
+
+
+def store(snapshot: Snapshot, directory: Path | str) -> Path:
+    """Write `snapshot` into `directory` (created 0700 if missing); returns the JSON path."""
+    directory = Path(directory)
+    ensure_private_dir(directory)
+    write_private(directory / SCRIPT_NAME, os.fsencode(to_script(snapshot)))
+    data = json.dumps(snapshot.to_json(), indent=1, ensure_ascii=False).encode("utf-8")
+    path = directory / JSON_NAME
+    write_private(path, data + b"\n")
+    return path
+
+
+def load(path: Path | str) -> Snapshot:
+    """The snapshot stored at `path` (a `snapshot.json`)."""
+    try:
+        with open(path, "rb") as file:
+            data = json.load(file)
+    except OSError as error:
+        raise SnapshotError(f"cannot read snapshot {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise SnapshotError(f"snapshot {path} is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise SnapshotError(f"snapshot {path} is not a JSON object")
+    return Snapshot.from_json(data)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Atomically replace `path` with `data`, mode 0600 from the start (mkstemp's mode)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+    directory = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(directory)  # the rename itself survives a crash
+    finally:
+        os.close(directory)
+
+
+def ensure_private_dir(directory: Path) -> None:
+    """Create `directory` 0700 if missing, then refuse it unless it is ours alone.
+
+    lstat, not stat: a symlink planted in a shared place would send the secrets wherever
+    its maker chose. Parents are created with the umask's mode; only the leaf is checked.
+    """
+    try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise SnapshotError(
+            f"cannot create snapshot directory {directory}: {error.strerror}"
+        ) from None
+    info = os.lstat(directory)
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        raise SnapshotError(
+            f"snapshot directory {directory} is not a directory (or is a symbolic link): "
+            "remove it and termhost will create it"
+        )
+    euid = os.geteuid()
+    if info.st_uid != euid:
+        raise SnapshotError(
+            f"snapshot directory {directory} is owned by uid {info.st_uid}, not by you "
+            f"(uid {euid}): remove it or choose another directory"
+        )
+    if info.st_mode & 0o077:
+        raise SnapshotError(
+            f"snapshot directory {directory} is accessible by other users "
+            f"(mode {stat.S_IMODE(info.st_mode):04o}): fix it with chmod 700"
+        )

@@ -1,0 +1,139 @@
+"""Snapshots as a user meets them: a session's shell captured in the background when the
+session starts, `termhost snapshot` to print it, `termhost exec` to run in it."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import wait_until
+
+BASHRC = """\
+case $- in *i*) ;; *) return;; esac
+echo "welcome to the test machine"
+export GREETING='hello
+"world" $x'
+export ESCAPED=$'\\e[1m'
+alias ll='echo listing'
+shout() { echo "SHOUT: $*"; }
+set -o noclobber
+sleep 100 &
+echo $! > "$HOME/sleeper.pid"
+"""
+
+
+class Cli:
+    """termhost with a private server directory, HOME and state directory."""
+
+    def __init__(self, tmp: Path, shell: str) -> None:
+        self.home = tmp / "home"
+        self.home.mkdir()
+        self.env = {**os.environ, "TERMHOST_TMPDIR": str(tmp), "HOME": str(self.home),
+                    "SHELL": shell, "XDG_STATE_HOME": str(tmp / "state"), "SECRET": "s3cr3t-42"}
+        self.env.pop("TERMHOST", None)
+        self.log = tmp / f"termhost-{os.geteuid()}" / "default.log"
+
+    def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([sys.executable, "-m", "termhost", *args], env=self.env,
+                              capture_output=True, text=True, timeout=60, check=False)
+        if check:
+            assert done.returncode == 0, (args, done.stderr)
+        return done
+
+
+@pytest.fixture
+def bash(tmp_path: Path) -> Iterator[Cli]:
+    cli = Cli(tmp_path, "/bin/bash")
+    (cli.home / ".bashrc").write_text(BASHRC)
+    yield cli
+    cli("kill-server", check=False)
+    sleeper = cli.home / "sleeper.pid"
+    if sleeper.exists():
+        try:
+            os.kill(int(sleeper.read_text()), 9)
+        except ProcessLookupError:
+            pass
+
+
+def test_the_sessions_shell_is_captured_and_exec_runs_in_it(bash: Cli, tmp_path: Path) -> None:
+    bash("new-session", "-d", "-s", "work", "-c", str(tmp_path), "sleep 1000")
+    script = bash("snapshot", "-t", "work", "--wait").stdout
+    assert "welcome" not in script  # the rc file's banner is not data
+    assert "alias ll=" in script and "shout" in script and "GREETING" in script
+    assert bash("display", "-p", "-t", "work", "#{snapshot_status}").stdout == "ready\n"
+    assert bash("ls", "-F", "#{session_name} #{snapshot_status}").stdout == "work ready\n"
+    ran = bash("exec", "-t", "work", "--", 'll; shout hi; printf "%s|" "$GREETING"; pwd')
+    assert ran.stdout == f'listing\nSHOUT: hi\nhello\n"world" $x|{tmp_path}\n'
+    noclobber = bash("exec", "-t", "work", "--", "set -o | grep noclobber")
+    assert noclobber.stdout.split() == ["noclobber", "on"]
+    escaped = bash("exec", "-t", "work", "--", 'printf %s "$ESCAPED" | od -An -c')
+    assert escaped.stdout.split() == ["033", "[", "1", "m"]
+    assert bash("exec", "-t", "work", "--", "exit 7", check=False).returncode == 7
+    assert bash("exec", "-t", "work", "--cwd", "/", "--", "pwd").stdout == "/\n"
+    document = json.loads(bash("snapshot", "-t", "work", "--format", "json").stdout)
+    assert {"shell", "cwd", "env", "aliases", "functions", "options", "captured_at",
+            "duration_ms"} <= set(document)
+    assert document["aliases"]["ll"] == "echo listing" and document["cwd"] == str(tmp_path)
+    # The sleeper the rc file started lives on; the files are private.
+    assert os.path.exists(f"/proc/{(bash.home / 'sleeper.pid').read_text().strip()}")
+    files = list((tmp_path / "state" / "termhost" / "snapshots").glob("*/*"))
+    assert files and all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
+    assert stat.S_IMODE(files[0].parent.stat().st_mode) == 0o700
+    assert "s3cr3t-42" not in bash.log.read_text()
+    bash("kill-session", "-t", "work")
+    wait_until(lambda: not any(f.exists() for f in files), what="the snapshot to go")
+
+
+def test_refresh_takes_a_new_one(bash: Cli) -> None:
+    bash("new-session", "-d", "-s", "r", "sleep 1000")
+    assert "NEWVAR" not in bash("snapshot", "-t", "r", "--wait").stdout
+    with (bash.home / ".bashrc").open("a") as rc:
+        rc.write("export NEWVAR=fresh\n")
+    assert "NEWVAR" in bash("snapshot", "-t", "r", "--refresh").stdout
+    assert bash("exec", "-t", "r", "--", 'echo "$NEWVAR"').stdout == "fresh\n"
+
+
+def test_a_hanging_rc_file_times_out_and_leaves_nothing(bash: Cli, tmp_path: Path) -> None:
+    (bash.home / ".bashrc").write_text('echo $$ >> "$HOME/hung.pids"; sleep 100\n')
+    conf = tmp_path / "fast.conf"
+    conf.write_text("set -g snapshot-timeout 1\n")
+    bash("-f", str(conf), "new-session", "-d", "-s", "h", "sleep 1000")
+    assert bash("display", "-p", "-t", "h", "#{snapshot_status}").stdout == "pending\n"
+    failed = bash("snapshot", "-t", "h", "--wait", check=False)
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("termhost snapshot: the snapshot of session h failed: ")
+    assert "timed out after 1s" in failed.stderr
+    pids = (bash.home / "hung.pids").read_text().split()
+    assert len(pids) == 3  # tried three times
+    wait_until(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in pids),
+               what="every capture's shell killed")
+    assert "s3cr3t-42" not in bash.log.read_text()
+
+
+def test_another_shell_is_not_supported_and_says_so(tmp_path: Path) -> None:
+    cli = Cli(tmp_path, sys.executable)
+    try:
+        cli("new-session", "-d", "-s", "p", "sleep 1000")
+        wait_until(lambda: cli("display", "-p", "-t", "p", "#{snapshot_status}").stdout
+                   == "unsupported\n", what="the unsupported status")
+        done = cli("exec", "-t", "p", "--", "true", check=False)
+        assert (done.returncode, done.stderr) == (
+            1, f"termhost exec: snapshots are not supported for {sys.executable}\n")
+    finally:
+        cli("kill-server", check=False)
+
+
+def test_a_one_shot_snapshot_needs_no_server(bash: Cli, tmp_path: Path) -> None:
+    shot = bash("snapshot", "--shell", "/bin/bash", "--cwd", str(tmp_path), "--format", "json")
+    document = json.loads(shot.stdout)
+    assert document["cwd"] == str(tmp_path) and "shout" in document["functions"]
+    assert not (tmp_path / f"termhost-{os.geteuid()}" / "default").exists()
+    bad = bash("snapshot", "--shell", "/bin/bash", "-t", "x", check=False)
+    assert bad.returncode == 2
