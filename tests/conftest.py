@@ -25,8 +25,11 @@ BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
 @pytest.fixture(autouse=True, scope="session")
 def _private_state_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Servers the tests start keep their sessions' environment snapshots in a directory
-    of the run's own, not in the user's ~/.local/state."""
+    of the run's own, not in the user's ~/.local/state; and the shell they capture for each
+    session is sh, not the user's own shell with its rc files (which would make every test
+    that starts a session read them), unless a test says otherwise."""
     os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    os.environ["SHELL"] = "/bin/sh"
 
 
 class _Poll:

@@ -15,7 +15,8 @@ import sys
 from collections.abc import Sequence
 
 from termhost.cmd import EXIT_FAILURE, ServerSaid, VerbParser, Where, ask
-from termhost.snapshot import SnapshotError, capture, to_script
+from termhost.snapshot import SnapshotError, to_script
+from termhost.snapshot.capture import capture
 
 __all__ = ["main"]
 

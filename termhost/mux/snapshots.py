@@ -19,7 +19,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from termhost.snapshot import Snapshot, SnapshotError, UnsupportedShell, capture, store
+from termhost.snapshot import SCRIPT_NAME, Snapshot, SnapshotError, UnsupportedShell, store
+from termhost.snapshot.capture import capture
 
 __all__ = ["RETRIES", "SessionSnapshot", "snapshot_dir"]
 
@@ -62,6 +63,11 @@ class SessionSnapshot:
             return
         self.status, self._done = "pending", asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._take())
+
+    @property
+    def script(self) -> Path:
+        """The stored script that recreates the environment (`termhost exec` sources it)."""
+        return self.directory / SCRIPT_NAME
 
     async def wait(self) -> None:
         await self._done.wait()

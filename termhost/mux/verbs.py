@@ -68,7 +68,7 @@ VERBS = {
         Verb("switch-client", ("switchc",), "lnpt:", "[-lnp] [-t target-session]"),
         Verb("choose-tree", (), "swZ", "[-swZ]"),
         Verb("copy-mode", (), "ut:", "[-u] [-t target-pane]"),
-        Verb("show-snapshot", (), "jrwt:", "[-jrw] [-t target-session]"),
+        Verb("show-snapshot", (), "jrswt:", "[-jrsw] [-t target-session]"),
         Verb("resize-pane", ("resizep",), "DLRt:Ux:y:Z",
              "[-DLRUZ] [-x width] [-y height] [-t target-pane] [adjustment]"),
         Verb("select-layout", ("selectl",), "nopt:", "[-nop] [-t target-pane] [layout-name]"),

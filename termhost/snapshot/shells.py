@@ -561,16 +561,18 @@ def to_script(snapshot: Snapshot) -> str:
     return "\n".join(lines) + "\n"
 
 
-def exec_argv(snapshot: Snapshot, script_path: str, command: str) -> list[str]:
-    """argv running `command` after sourcing `script_path`, exiting with its status.
+def exec_argv(kind: str, shell: str, script_path: str, command: str) -> list[str]:
+    """argv running `command` in `shell` (of `kind`: Snapshot.kind) after sourcing
+    `script_path`, exiting with its status.
 
     The shell is non-interactive and reads no startup files: the snapshot is the state.
     `command` gets a line of its own after the source line, so aliases the script
     defined are known when it is parsed. The caller chooses cwd and the environment;
     it should not set BASH_ENV (bash would source it first).
     """
-    shell = language(snapshot.kind)
-    return shell.run_argv(snapshot.shell, shell.run_after(shell.source_line(script_path), command))
+    language_ = language(kind)
+    return language_.run_argv(shell, language_.run_after(language_.source_line(script_path),
+                                                         command))
 
 
 def read_report(

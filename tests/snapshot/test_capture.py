@@ -25,12 +25,12 @@ from termhost.snapshot import (
     Snapshot,
     SnapshotError,
     UnsupportedShell,
-    capture,
     exec_argv,
     load,
     store,
-    validate,
 )
+from termhost.snapshot.capture import capture
+from termhost.snapshot.validate import validate
 from tests.conftest import DEADLINE, group_members, kill_group_members, pid_exists, wait_until
 
 WEIRD = os.fsdecode(
@@ -161,7 +161,7 @@ def run(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run `command` the way the exec runner will: the snapshot's script, then the command."""
     return subprocess.run(
-        exec_argv(snapshot, str(script), command),
+        exec_argv(snapshot.kind, snapshot.shell, str(script), command),
         env={"PATH": "/usr/bin:/bin", "HOME": str(home)},
         cwd=snapshot.cwd,
         capture_output=True,

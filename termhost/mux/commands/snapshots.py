@@ -17,8 +17,9 @@ from termhost.snapshot import to_script
 
 @command("show-snapshot")
 async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The snapshot of the session -t as a script to source (-j: JSON); -r takes a new one
-    and waits for it, -w waits for one still being taken."""
+    """The snapshot of the session -t as a script to source (-j: JSON; -s: where the stored
+    script is, with the shell and cwd, for termhost exec); -r takes a new one and waits
+    for it, -w waits for one still being taken."""
     session = find_session(context.server, flags.get("t"))
     kept = session.snapshot
     if kept is None:
@@ -35,6 +36,11 @@ async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]
     if kept.status == "failed" or kept.snapshot is None:
         raise CommandError(f"the snapshot of session {session.name} failed: {kept.error}")
     snapshot = kept.snapshot
-    text = json.dumps(snapshot.to_json(), ensure_ascii=False) if "j" in flags else \
-        to_script(snapshot)
+    if "s" in flags:
+        text = json.dumps({"shell": snapshot.shell, "kind": snapshot.kind,
+                           "cwd": snapshot.cwd, "script": str(kept.script)})
+    elif "j" in flags:
+        text = json.dumps(snapshot.to_json(), ensure_ascii=False)
+    else:
+        text = to_script(snapshot)
     return Result(stdout=text if text.endswith("\n") else text + "\n")
