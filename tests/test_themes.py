@@ -494,7 +494,7 @@ def test_show_prints_the_themes_json(tmp_path: Path) -> None:
     (("show", "nordic"), 1, "termhost themes: unknown theme 'nordic' (known: "),
     (("import", "missing.yaml"), 1, "termhost themes: missing.yaml: No such file or directory"),
     (("frobnicate",), 2, "termhost themes: argument {list,show,import}: invalid choice"),
-    (("show",), 2, "termhost themes: the following arguments are required: NAME"),
+    (("show",), 2, "termhost themes show: the following arguments are required: NAME"),
 ])
 def test_a_failure_is_one_line_on_stderr(
     tmp_path: Path, args: tuple[str, ...], status: int, error: str

@@ -92,8 +92,10 @@ def test_dragging_selects_and_copies_and_a_border_drag_resizes(env: dict[str, st
         drag(outer, left + 6, 5)
         release(outer, left + 6, 5)
         wait_until(lambda: width() == str(left + 6), what="the border moved 6 right")
-        press(outer, len("[d] 0:sh* "), 23)  # window 1's name in the status line
-        await outer.see(lambda s: "1:sleep*" in s[-1], "window 1 selected")
+        status = (await outer.see(lambda s: " 1:" in s[-1], "window 1 in the status line"))[-1]
+        press(outer, status.index(" 1:") + 1, 23)  # a click on window 1's name
+        wait_until(lambda: termhost(env, "display", "-p", "-t", "d", "#{window_index}") == "1\n",
+                   what="window 1 selected")
         await outer.detach()
 
     asyncio.run(scenario())
