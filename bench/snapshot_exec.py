@@ -44,6 +44,8 @@ def _time(argv: list[str], env: dict[str, str]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--my-rc", action="store_true",
+                        help="your own HOME and rc files instead of the typical one")
     args = parser.parse_args()
     termhost = [str(Path(sys.executable).parent / "termhost")]
     with tempfile.TemporaryDirectory() as tmp:
@@ -52,6 +54,9 @@ def main() -> int:
         skel = Path("/etc/skel/.bashrc")
         rc = (skel.read_text() if skel.exists() else "") + EXTRA
         (home / ".bashrc").write_text(rc)
+        if args.my_rc:
+            home = Path.home()
+            rc = (home / ".bashrc").read_text() if (home / ".bashrc").exists() else ""
         env = {**os.environ, "HOME": str(home), "SHELL": shutil.which("bash") or "/bin/bash",
                "TERMHOST_TMPDIR": tmp, "XDG_STATE_HOME": str(Path(tmp) / "state")}
         env.pop("TERMHOST", None)

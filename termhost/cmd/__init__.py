@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["EXIT_FAILURE", "EXIT_USAGE", "VERBS", "ServerSaid", "VerbParser", "Where", "ask"]
 
@@ -38,9 +38,9 @@ class ServerSaid(Exception):
     """A tmux verb failed on the server; the message is the first line it printed."""
 
 
-@dataclass(frozen=True)
-class Where:
-    """The global options a verb may need to reach a server: -L, -S, -f, -2."""
+class Where(NamedTuple):
+    """The global options a verb may need to reach a server: -L, -S, -f, -2. (A NamedTuple,
+    not a dataclass: dataclasses import inspect, a tenth of `termhost exec`'s start.)"""
 
     socket: Path
     config: str | None = None

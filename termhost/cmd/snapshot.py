@@ -15,8 +15,9 @@ import sys
 from collections.abc import Sequence
 
 from termhost.cmd import EXIT_FAILURE, ServerSaid, VerbParser, Where, ask
-from termhost.snapshot import SnapshotError, to_script
 from termhost.snapshot.capture import capture
+from termhost.snapshot.errors import SnapshotError
+from termhost.snapshot.shells import to_script
 
 __all__ = ["main"]
 

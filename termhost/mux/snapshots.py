@@ -19,8 +19,10 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from termhost.snapshot import SCRIPT_NAME, Snapshot, SnapshotError, UnsupportedShell, store
 from termhost.snapshot.capture import capture
+from termhost.snapshot.errors import SnapshotError, UnsupportedShell
+from termhost.snapshot.model import Snapshot
+from termhost.snapshot.store import SCRIPT_NAME, store
 
 __all__ = ["RETRIES", "SessionSnapshot", "snapshot_dir"]
 

@@ -27,7 +27,8 @@ from typing import Any
 
 from termhost.process import CaptureGuard, Command, ExitStatus
 from termhost.process.fdwait import wait_readable
-from termhost.snapshot.model import Snapshot, SnapshotError
+from termhost.snapshot.errors import SnapshotError
+from termhost.snapshot.model import Snapshot
 from termhost.snapshot.shells import GUARD_VARIABLE, kind_of, language, read_report
 from termhost.snapshot.validate import validate
 

@@ -21,18 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FORMAT_VERSION", "Snapshot", "SnapshotError", "UnsupportedShell"]
+from termhost.snapshot.errors import SnapshotError
+
+__all__ = ["FORMAT_VERSION", "Snapshot"]
 
 FORMAT_VERSION = 1
 """The `version` of the JSON form; bumped when a field changes meaning."""
-
-
-class SnapshotError(Exception):
-    """A snapshot could not be captured, validated, stored or loaded (one-line message)."""
-
-
-class UnsupportedShell(SnapshotError):
-    """The session's shell is not one whose state termhost knows how to capture."""
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,12 @@ import shlex
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from termhost.snapshot.model import Snapshot, SnapshotError, UnsupportedShell
+from termhost.snapshot.errors import SnapshotError, UnsupportedShell
+
+if TYPE_CHECKING:
+    from termhost.snapshot.model import Snapshot
 
 __all__ = [
     "GUARD_VARIABLE",

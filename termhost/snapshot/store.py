@@ -18,7 +18,8 @@ import stat
 import tempfile
 from pathlib import Path
 
-from termhost.snapshot.model import Snapshot, SnapshotError
+from termhost.snapshot.errors import SnapshotError
+from termhost.snapshot.model import Snapshot
 from termhost.snapshot.shells import to_script
 
 __all__ = ["JSON_NAME", "SCRIPT_NAME", "ensure_private_dir", "load", "store", "write_private"]

@@ -16,7 +16,8 @@ from dataclasses import replace
 
 from termhost.process import CaptureGuard, Command, ExitStatus
 from termhost.process.fdwait import wait_readable
-from termhost.snapshot.model import Snapshot, SnapshotError
+from termhost.snapshot.errors import SnapshotError
+from termhost.snapshot.model import Snapshot
 from termhost.snapshot.shells import language, to_script
 
 __all__ = ["validate"]

@@ -20,16 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from termhost.snapshot import (
-    SCRIPT_NAME,
-    Snapshot,
-    SnapshotError,
-    UnsupportedShell,
-    exec_argv,
-    load,
-    store,
-)
 from termhost.snapshot.capture import capture
+from termhost.snapshot.errors import SnapshotError, UnsupportedShell
+from termhost.snapshot.model import Snapshot
+from termhost.snapshot.shells import exec_argv
+from termhost.snapshot.store import SCRIPT_NAME, load, store
 from termhost.snapshot.validate import validate
 from tests.conftest import DEADLINE, group_members, kill_group_members, pid_exists, wait_until
 

@@ -12,7 +12,7 @@ from termhost.mux.commands import (
     command,
     find_session,
 )
-from termhost.snapshot import to_script
+from termhost.snapshot.shells import to_script
 
 
 @command("show-snapshot")
