@@ -39,6 +39,9 @@ class Window:
     """The select-layout preset last applied, where next-layout (C-b Space) goes on from."""
     options: dict[str, str] = field(default_factory=dict)
     """Window options set for this window alone (setw without -g): synchronize-panes."""
+    automatic_name: bool = True
+    """The name follows the active pane's program (automatic-rename), until a name is
+    given (new-window -n, rename-window), as in tmux."""
     activity: bool = False
     """Output since it was last current (monitor-activity): `#` in the status bar."""
     bell: bool = False

@@ -45,6 +45,7 @@ OPTIONS = {
         Option("window-size", "latest", "choice",
                choices=("largest", "smallest", "manual", "latest")),
         Option("synchronize-panes", "off", "choice", choices=("off", "on"), window=True),
+        Option("automatic-rename", "on", "choice", choices=("off", "on"), window=True),
         Option("mode-keys", "emacs", "choice", choices=("emacs", "vi")),
         Option("prefix", "C-b", "key"),
         Option("mouse", "off", "choice", choices=("off", "on")),

@@ -150,6 +150,14 @@ class Server:
                 self.fit_window(session, window)  # pane-border-status may have changed
             self.refresh(session)
 
+    def window_name(self, window: Window) -> str:
+        """#{window_name}: the active pane's program while automatic-rename is on and no
+        name was given (tmux's automatic rename), else the window's name. The name shown is
+        kept in `window.name`, which a target by name (`work:vim`) matches."""
+        if window.automatic_name and self.window_option(window, "automatic-rename") == "on":
+            window.name = window.active.current_command() or window.name
+        return window.name
+
     def window_option(self, window: Window, name: str) -> str:
         """A window option's value for `window`: its own, else the global one."""
         return window.options.get(name) or self.options.get(name)
@@ -257,7 +265,8 @@ class Server:
         pane = await self._start_pane(session, args, env, cwd, session.cols, rows)
         index = session.free_index(self.options.number("base-index"))
         layout = Cell[Pane]("pane", session.cols, rows, y=top, pane=pane)
-        window = Window(self._next("window"), index, name or pane.current_command(), layout, pane)
+        window = Window(self._next("window"), index, name or pane.current_command(), layout, pane,
+                        automatic_name=name is None)
         session.add(window, select=select)
         self._watch(session, window, pane)
         self.refresh(session)
@@ -403,7 +412,8 @@ class Server:
         if index is None:
             index = to.free_index(self.options.number("base-index"))
         cell = Cell[Pane]("pane", to.cols, to.rows, pane=pane)
-        new = Window(self._next("window"), index, name or pane.current_command(), cell, pane)
+        new = Window(self._next("window"), index, name or pane.current_command(), cell, pane,
+                     automatic_name=name is None)
         to.add(new, select=select)
         self._watch(to, new, pane)
         self.fit_window(to, new)

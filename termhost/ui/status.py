@@ -37,7 +37,7 @@ def _parts(server: Server, session: Session) -> tuple[str, list[tuple[Window, st
     right = _formatted(server.options.get("status-right"), values)
     entries = []
     for window in session.windows:
-        name = f"{window.index}:{window.name}{session.window_flags(window)}"
+        name = f"{window.index}:{server.window_name(window)}{session.window_flags(window)}"
         if server.window_option(window, "synchronize-panes") == "on":
             name += " [sync]"
         entries.append((window, name))

@@ -28,7 +28,8 @@ def describe(server: Server) -> list[TreeSession]:
     attached = {client.session for client in server.clients}
     return [
         TreeSession(session.id, session.name, attached=session in attached, windows=[
-            TreeWindow(window.id, window.index, window.name, session.window_flags(window),
+            TreeWindow(window.id, window.index, server.window_name(window),
+                       session.window_flags(window),
                        current=window is session.active_window, panes=[
                            TreePane(pane.id, index, pane.current_command(),
                                     title="" if pane.terminal.screen.title in ("", host)

@@ -659,3 +659,27 @@ def test_capture_pane_e_draws_the_same_screen_as_tmuxs(termhost: Termhost) -> No
         assert captured(ours) == captured(tmux_capture())
     finally:
         subprocess.run([*tmux, "kill-server"], env=env, check=False, timeout=30)
+
+
+def test_a_window_is_named_after_its_program_until_it_is_given_a_name(
+    termhost: Termhost,
+) -> None:
+    termhost.env["SHELL"] = "/bin/sh"
+    termhost("new-session", "-d", "-s", "auto")  # the shell itself, not sh -c
+
+    def name() -> str:
+        return termhost("display", "-p", "-t", "auto", "#{window_name}").stdout.strip()
+
+    assert name() == "sh"
+    termhost("send-keys", "-t", "auto", "exec sleep 1000", "Enter")
+    wait_until(lambda: name() == "sleep", what="the window to take the program's name")
+    termhost("rename-window", "-t", "auto", "mine")
+    termhost("new-window", "-d", "-t", "auto", "-n", "given", "sleep 1000")
+    assert termhost("lsw", "-t", "auto", "-F", "#W").stdout == "mine\ngiven\n"
+    termhost("setw", "-g", "automatic-rename", "off")
+    termhost("new-window", "-d", "-t", "auto")
+    termhost("send-keys", "-t", "auto:2", "exec sleep 1000", "Enter")
+    wait_until(lambda: "sleep" in termhost("display", "-p", "-t", "auto:2",
+                                           "#{pane_current_command}").stdout,
+               what="the program to run")
+    assert termhost("display", "-p", "-t", "auto:2", "#{window_name}").stdout == "sh\n"

@@ -20,18 +20,18 @@ def test_bell_and_activity_flag_other_windows_and_the_bell_rings(env: dict[str, 
 
     async def scenario() -> None:
         outer = await client(env, "attach", "-t", "a", cols=80, rows=10)
-        await outer.see(lambda s: "* 1:sh 2:sh" in s[-1], "three windows")
+        await outer.see(lambda s: "0:sleep* 1:cat 2:cat" in s[-1], "three windows")
         termhost(env, "send-keys", "-t", "a:1", "-l", "x")  # activity: window 1
-        await outer.see(lambda s: "1:sh# 2:sh" in s[-1], "the activity flag")
+        await outer.see(lambda s: "1:cat# 2:cat" in s[-1], "the activity flag")
         termhost(env, "send-keys", "-t", "a:2", "C-g")  # cat -v writes ^G, no bell
         termhost(env, "send-keys", "-t", "a:2", "-l", "y")
-        await outer.see(lambda s: "2:sh#" in s[-1], "window 2's activity")
+        await outer.see(lambda s: "2:cat#" in s[-1], "window 2's activity")
         rung = outer.raw.count(b"\x07")
         termhost(env, "respawn-pane", "-k", "-t", "a:2", "printf 'ding\\a'; exec sleep 1000")
-        await outer.see(lambda s: "2:sh#!" in s[-1] or "2:sh!" in s[-1], "the bell flag")
+        await outer.see(lambda s: "2:sleep#!" in s[-1], "the bell flag")
         await outer.see(lambda s: outer.raw.count(b"\x07") > rung, "the bell rung")
         outer.type(b"\x022")  # selecting window 2 clears its flags
-        await outer.see(lambda s: "2:sh*" in s[-1] and "!" not in s[-1], "no bell flag")
+        await outer.see(lambda s: "2:sleep*" in s[-1] and "!" not in s[-1], "no bell flag")
         await outer.detach()
 
     asyncio.run(scenario())
@@ -72,7 +72,7 @@ def test_title_cursor_shape_and_focus_events(env: dict[str, str]) -> None:
         await outer.see(lambda s: s[-1].startswith("[t]"), "the status bar")
         outer.type(b"\x02o")  # the first pane: told it has the focus, its title shown
         await outer.see(lambda s: s[0] == "^[[I", "the focus-in report")
-        await outer.see(lambda s: b"\x1b]2;t:0:sh - \"my title\"\x07" in outer.raw,
+        await outer.see(lambda s: b"\x1b]2;t:0:cat - \"my title\"\x07" in outer.raw,
                         "the title")
         await outer.see(lambda s: b"\x1b[5 q" in outer.raw, "the pane's cursor shape")
         outer.type(b"\x02o")  # away again

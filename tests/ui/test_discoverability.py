@@ -32,7 +32,7 @@ def test_the_command_prompt_completes_edits_and_remembers(env: dict[str, str]) -
         await outer.see(lambda s: s[-1] == ":new-window -n done", "the history")
         outer.type(b"\x03")  # C-c: nothing run
         await outer.see(lambda s: s[-1].startswith("[work]"), "the status bar again")
-        assert termhost(env, "lsw", "-t", "work", "-F", "#W").split() == ["sh", "done"]
+        assert termhost(env, "lsw", "-t", "work", "-F", "#W").split() == ["sleep", "done"]
         await outer.detach()
 
     asyncio.run(scenario())

@@ -193,7 +193,7 @@ def variables(
         "session_attached": str(len(attached)),
         "window_index": str(window.index),
         "window_id": f"@{window.id}",
-        "window_name": window.name,
+        "window_name": server.window_name(window) if server is not None else window.name,
         "window_active": "1" if window is session.active_window else "0",
         "window_panes": str(len(window.panes)),
         "window_flags": session.window_flags(window),

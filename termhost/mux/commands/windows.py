@@ -90,5 +90,6 @@ async def resize_window(context: Context, flags: dict[str, str], args: list[str]
 async def rename_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     session, window, _ = find_pane(context.server, flags.get("t"))
     window.name = one_name(args, "rename-window")
+    window.automatic_name = False  # a name given stays, as tmux turns automatic-rename off
     context.server.refresh(session)
     return Result()
