@@ -55,6 +55,7 @@ from termhost.ui.actions import PrefixActions
 from termhost.ui.choose_tree import ChooseTree
 from termhost.ui.colours import (
     TRUE_COLOUR,
+    OverlayStyles,
     default_style,
     detect_depth,
     palette_sequences,
@@ -62,7 +63,7 @@ from termhost.ui.colours import (
     style_sgr,
     ui_style,
 )
-from termhost.ui.copy_view import CopySession, FrameStyles
+from termhost.ui.copy_view import CopySession
 from termhost.ui.key_names import SPECIAL_KEYS, key_modes, with_meta
 from termhost.ui.mouse_router import MouseRouter
 from termhost.ui.painter import Painter, Placement, TrackingOutput
@@ -192,7 +193,7 @@ class AttachedClient:
         """The colours the client's terminal shows (COLORTERM, TERM, termhost -2)."""
         self._theme = ""
         """The theme the client is drawn in (option theme), once applied."""
-        self._frame_styles = FrameStyles()
+        self._overlay_styles = OverlayStyles()
         self._style: BaseStyle = default_style()
         self._palette_set = False
         self._focused: Pane | None = None
@@ -418,8 +419,8 @@ class AttachedClient:
             theme = None
         style = default_style() if theme is None else ui_style(theme)
         self.app.style = self._style = style
-        self._frame_styles = FrameStyles(*(style_sgr(style, part, self.depth)
-                                           for part in ("selection", "match", "match.current")))
+        self._overlay_styles = OverlayStyles(*(style_sgr(style, part, self.depth) for part in (
+            "selection", "match", "match.current", "border.active")))
         if theme is not None and self.depth >= 256:
             self._output.write_raw(palette_sequences(theme))
             self._palette_set = True
@@ -464,14 +465,15 @@ class AttachedClient:
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]
         overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
-        if self._labels(window) != "off":
-            overlay = self._pane_labels(placements, window) + overlay
-        overlay = self._active_border(placements, window) + overlay
+        if only is None:  # an echo's paint stays inside its pane: borders and labels stand
+            if self._labels(window) != "off":
+                overlay = self._pane_labels(placements, window) + overlay
+            overlay = self._active_border(placements, window) + overlay
         copied = next((p for p in placements if self.is_copying(p.pane)), None)
         if copied is not None and self.copying is not None:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copied)
-            overlay = copy_view.frame(self.copying.mode, copied, self._frame_styles) + overlay
+            overlay = copy_view.frame(self.copying.mode, copied, self._overlay_styles) + overlay
         prompt = self._prompt
         cursor = None if prompt is None else Point(
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
@@ -486,8 +488,7 @@ class AttachedClient:
             return ""
         root = window.layout
         bottom = min(root.y + root.height, self.size.rows - self._status_shown())
-        sgr = style_sgr(self._style, "border.active", self.depth)
-        out = [sgr]
+        out = [self._overlay_styles.active_border]
         for x in (active.x - 1, active.x + active.width):
             if root.x <= x < root.x + root.width:
                 out += [f"\x1b[{y + 1};{x + 1}H│"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from prompt_toolkit.styles import BaseStyle, Style
 
@@ -19,6 +20,7 @@ from termhost.themes import Theme, _readable_on
 
 __all__ = [
     "TRUE_COLOUR",
+    "OverlayStyles",
     "default_style",
     "detect_depth",
     "index_to_16",
@@ -154,6 +156,20 @@ def sgr_colour(colour: str, base: int, depth: int) -> list[str]:
 
 
 # termhost's own screen
+
+class OverlayStyles(NamedTuple):
+    """The SGR sequences the client draws with over the panes, past prompt_toolkit: copy
+    mode's (tmux's mode-style, black on yellow, for the selection and the position
+    indicator, cyan for matches, magenta for the current one) and the active pane's
+    borders; a theme's colours in their place (`style_sgr` of the classes `selection`,
+    `match`, `match.current`, `border.active`)."""
+
+    selected: str = "\x1b[0;30;43m"
+    match: str = "\x1b[0;30;46m"
+    current: str = "\x1b[0;30;45m"
+    active_border: str = "\x1b[0;32m"
+
+
 
 _PTK_ANSI = ("ansiblack", "ansired", "ansigreen", "ansiyellow", "ansiblue", "ansimagenta",
              "ansicyan", "ansigray", "ansibrightblack", "ansibrightred", "ansibrightgreen",

@@ -13,33 +13,24 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from wcwidth import wcwidth
 
 from termhost.mux.pane import Pane
 from termhost.terminal import Terminal
+from termhost.ui.colours import OverlayStyles
 from termhost.ui.copy_mode import Action, CopyMode
 from termhost.ui.painter import Placement
 from termhost.ui.prompt import Prompt
 
-__all__ = ["CopyHost", "CopySession", "FrameStyles", "frame", "snapshot"]
+__all__ = ["CopyHost", "CopySession", "frame", "snapshot"]
 
 _PROMPT_LABELS = {"search-forward": "(search down) ", "search-backward": "(search up) ",
                   "goto-line": "(goto line) "}
 
 _PLAIN = "\x1b[0m"
 _CURSOR = "\x1b[0;7m"
-
-
-class FrameStyles(NamedTuple):
-    """The SGR sequences copy mode draws with: tmux's mode-style (black on yellow) for the
-    selection and the position indicator, cyan for matches, magenta for the current one;
-    a theme's colours in their place (the client's `selection`, `match`, `match.current`)."""
-
-    selected: str = "\x1b[0;30;43m"
-    match: str = "\x1b[0;30;46m"
-    current: str = "\x1b[0;30;45m"
 
 
 def snapshot(terminal: Terminal) -> tuple[list[list[str]], list[bool]]:
@@ -68,7 +59,7 @@ def _cells(text: str, width: int) -> list[str]:
     return cells + [" "] * (width - len(cells))
 
 
-def frame(mode: CopyMode, placement: Placement, styles: FrameStyles) -> str:
+def frame(mode: CopyMode, placement: Placement, styles: OverlayStyles) -> str:
     """The writes that show copy mode's view in the pane's cells."""
     rows = mode.rows
     out: list[str] = []
