@@ -518,13 +518,20 @@ def _wrapped_plain_rows(lines: list[str], columns: int) -> list[str | DeferredRo
     """The rows of plain ASCII lines in the default colours, some wider than the screen
     (a log in a split pane): each cut every `columns`, all rows but its last wrapped."""
     rows: list[str | DeferredRow] = []
+    append = rows.append
+    twice = 2 * columns
     for line in lines:
-        if len(line) <= columns:
-            rows.append(line.rstrip(" "))
-            continue
-        last = (len(line) - 1) // columns * columns
-        rows.extend(_WRAPPED + line[x : x + columns].rstrip(" ") for x in range(0, last, columns))
-        rows.append(line[last:].rstrip(" "))
+        length = len(line)
+        if length <= columns:
+            append(line.rstrip(" "))
+        elif length <= twice:  # the common case in a split pane: two rows, no loop
+            append(_WRAPPED + line[:columns].rstrip(" "))
+            append(line[columns:].rstrip(" "))
+        else:
+            last = (length - 1) // columns * columns
+            for x in range(0, last, columns):
+                append(_WRAPPED + line[x : x + columns].rstrip(" "))
+            append(line[last:].rstrip(" "))
     return rows
 
 
