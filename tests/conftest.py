@@ -6,9 +6,10 @@ import asyncio
 import os
 import select
 import signal
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -20,6 +21,18 @@ DEADLINE = 10.0
 """Seconds a test waits for a condition before failing (generous: CI machines are noisy)."""
 
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The environment a test's termhost runs in: a server directory of its own and a
+    plain sh; the server is killed at the end."""
+    environment = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path), "SHELL": "/bin/sh",
+                   "PS1": "$ ", "ENV": ""}
+    environment.pop("TERMHOST", None)
+    yield environment
+    subprocess.run([sys.executable, "-m", "termhost", "kill-server"], env=environment,
+                   capture_output=True, timeout=30, check=False)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -12,7 +12,7 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,17 +44,6 @@ while not data.endswith(b"\r"):
     data += os.read(0, 100)
 os.write(1, repr(data).encode() + b"\r\n")
 """
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    """A private server directory and a plain sh, as tests/ui/conftest.py's."""
-    environment = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path), "SHELL": "/bin/sh",
-                   "PS1": "$ ", "ENV": ""}
-    environment.pop("TERMHOST", None)
-    yield environment
-    subprocess.run([sys.executable, "-m", "termhost", "kill-server"], env=environment,
-                   capture_output=True, timeout=30, check=False)
 
 
 def record(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
