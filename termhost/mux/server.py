@@ -18,7 +18,7 @@ import signal
 import socket
 import sys
 import traceback
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -150,6 +150,11 @@ class Server:
                 self.fit_window(session, window)  # pane-border-status may have changed
             self.refresh(session)
 
+    def default_shell(self, env: Mapping[str, str]) -> str:
+        """The shell a pane runs when given no command, and the one a session's snapshot
+        captures: default-shell, else the client's $SHELL, else /bin/sh."""
+        return self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"
+
     def window_name(self, window: Window) -> str:
         """#{window_name}: the active pane's program while automatic-rename is on and no
         name was given (tmux's automatic rename), else the window's name. The name shown is
@@ -243,9 +248,8 @@ class Server:
         session = Session(session_id, name, cols, rows, env=dict(env))
         await self.new_window(session, args, env, cwd, window_name, select=True)
         self.sessions[name] = session
-        shell = self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"
         session.snapshot = SessionSnapshot.for_session(
-            self.path, session.id, shell, cwd, env,
+            self.path, session.id, self.default_shell(env), cwd, env,
             timeout=self.options.number("snapshot-timeout"))
         session.snapshot.start()
         return session
@@ -365,7 +369,7 @@ class Server:
         elif again is not None:
             argv = list(again.argv)
         else:
-            argv = [self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"]
+            argv = [self.default_shell(env)]
         pane_id = again.id if again is not None else self._next("pane")
         env = {
             **env,

@@ -37,7 +37,6 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import UIContent, UIControl
 from prompt_toolkit.output import ColorDepth
-from prompt_toolkit.styles import BaseStyle
 from wcwidth import wcwidth
 
 from termhost.mux import model
@@ -194,7 +193,6 @@ class AttachedClient:
         self._theme = ""
         """The theme the client is drawn in (option theme), once applied."""
         self._overlay_styles = OverlayStyles()
-        self._style: BaseStyle = default_style()
         self._palette_set = False
         self._focused: Pane | None = None
         """The pane last told it has the focus (focus-events)."""
@@ -418,9 +416,9 @@ class AttachedClient:
             self.show_message(str(error))
             theme = None
         style = default_style() if theme is None else ui_style(theme)
-        self.app.style = self._style = style
+        self.app.style = style
         self._overlay_styles = OverlayStyles(*(style_sgr(style, part, self.depth) for part in (
-            "selection", "match", "match.current", "border.active")))
+            "selection", "match", "match.current", "border.active", "border")))
         if theme is not None and self.depth >= 256:
             self._output.write_raw(palette_sequences(theme))
             self._palette_set = True
@@ -518,8 +516,8 @@ class AttachedClient:
             values = variables(self.session, window, self.server, placement.pane)
             label = "".join(c for c in expand(template, values) if c.isprintable())
             label = _cut(f" {label} ", placement.width - 2)
-            part = "border.active" if placement.pane is window.active else "border"
-            sgr = style_sgr(self._style, part, self.depth)
+            styles = self._overlay_styles
+            sgr = styles.active_border if placement.pane is window.active else styles.border
             out.append(f"\x1b[{y + 1};{placement.x + 3}H{sgr}{label}\x1b[0m")
         return "".join(out)
 

@@ -161,13 +161,14 @@ class OverlayStyles(NamedTuple):
     """The SGR sequences the client draws with over the panes, past prompt_toolkit: copy
     mode's (tmux's mode-style, black on yellow, for the selection and the position
     indicator, cyan for matches, magenta for the current one) and the active pane's
-    borders; a theme's colours in their place (`style_sgr` of the classes `selection`,
-    `match`, `match.current`, `border.active`)."""
+    borders and labels; a theme's colours in their place (`style_sgr` of the classes
+    `selection`, `match`, `match.current`, `border.active`, `border`)."""
 
     selected: str = "\x1b[0;30;43m"
     match: str = "\x1b[0;30;46m"
     current: str = "\x1b[0;30;45m"
     active_border: str = "\x1b[0;32m"
+    border: str = "\x1b[0;90m"
 
 
 
