@@ -80,10 +80,10 @@ class Painter:
                  depth: int = TRUE_COLOUR) -> None:
         self._output = output
         self.depth = depth
-        self.cursor_shape = 0
-        """The cursor shape last set on the terminal (DECSCUSR; 0 its default)."""
         """The outer terminal's colour depth (ui/colours.py): colours are brought down
         to it, as tmux does for a terminal without true colour."""
+        self.cursor_shape = 0
+        """The cursor shape last set on the terminal (DECSCUSR; 0 its default)."""
         self._move_cursor_to = move_cursor_to
         self._shown: dict[Pane, dict[int, list[Cell]]] = {}
         self._placed: dict[Pane, Placement] = {}
