@@ -61,6 +61,10 @@ def test_a_session_lives_on_a_server_started_on_demand(termhost: Termhost) -> No
     assert termhost("has-session", "-t", "work").returncode == 0
     listing = termhost("list-sessions").stdout
     assert listing.startswith("work: 1 windows (created ")
+    # termhost's own: how the snapshot of the session's shell stands, taken in the background
+    assert listing.endswith((" (snapshot pending)\n", " (snapshot ready)\n"))
+    wait_until(lambda: termhost("list-sessions").stdout.endswith(" (snapshot ready)\n"),
+               what="the snapshot to be taken")
     assert termhost("ls", "-F", "#{session_name} #{session_windows}").stdout == "work 1\n"
     assert termhost("display", "-p", "-t", "work", "#{pane_width}x#{pane_height}").stdout == (
         "70x12\n"

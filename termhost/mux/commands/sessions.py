@@ -67,11 +67,16 @@ async def has_session(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
+_LIST_FORMAT = (
+    "#{session_name}: #{session_windows} windows (created #{session_created_string})"
+    "#{?session_attached, (attached),}#{?snapshot_status, (snapshot #{snapshot_status}),}"
+)
+"""tmux's list-sessions line, and then how the session's environment snapshot stands."""
+
+
 @command("list-sessions")
 async def list_sessions(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    template = flags.get(
-        "F", "#{session_name}: #{session_windows} windows (created #{session_created_string})"
-    )
+    template = flags.get("F", _LIST_FORMAT)
     lines = []
     for session in context.server.sessions.values():
         values = variables(session, server=context.server)
