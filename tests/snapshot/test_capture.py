@@ -146,8 +146,8 @@ def write_rc(home: Path, shell: Shell, text: str) -> None:
 
 def shell_path(shell: Shell) -> str:
     path = shutil.which(shell.path)
-    if path is None:
-        pytest.skip(f"{shell.path} is not installed")
+    if path is None:  # .ci/run installs zsh and fish: a missing shell is a failure, not a skip
+        pytest.fail(f"{shell.path} is not installed (apt-get install zsh fish)")
     return path
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import uuid
@@ -22,8 +21,6 @@ import pytest
 
 from tests.conftest import DEADLINE, wait_until
 from tests.ui.outer import termhost
-
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 COLS, ROWS = 100, 30
 """The outer terminal: tmux's pane, in which termhost's client runs."""
