@@ -203,6 +203,9 @@ class KeyTables:
     def table(self, name: str) -> Iterator[Binding]:
         return iter(self._tables[name].values())
 
+    def binding(self, table: str, key: str) -> Binding | None:
+        return self._tables[table].get(key)
+
     def bind(self, table: str, key: str, command: str, note: str = "") -> None:
         self._tables[table][key] = Binding(key, command, note or command)
 

@@ -38,11 +38,12 @@ class PrefixActions:
 
     def __init__(self, client: AttachedClient) -> None:
         self.client = client
+        self._stock = self._stock_actions()
 
-    def table(self, name: str = "prefix") -> dict[str, Action]:
-        """Key name -> action, for the server's key table `name`."""
+    def _stock_actions(self) -> dict[str, Action]:
+        """The default bindings' commands, carried out the client's own way."""
         client = self.client
-        stock: dict[str, Action] = {
+        return {
             "send-prefix": lambda: client.active().write(client.prefix_bytes()),
             "split-window": lambda: self._split(horizontal=False),
             "split-window -h": lambda: self._split(horizontal=True),
@@ -69,24 +70,27 @@ class PrefixActions:
             "switch-client -p": lambda: client.step_session(-1),
             "switch-client -n": lambda: client.step_session(1),
         }
-        actions: dict[str, Action] = {}
-        for binding in client.server.key_tables.table(name):
-            command = binding.command
-            if command in stock:
-                actions[binding.key] = stock[command]
-            elif command.startswith("select-window -t :="):
-                actions[binding.key] = self._window_at(int(command.rsplit("=", 1)[1]))
-            elif command.startswith("confirm-before") and command.endswith("kill-window"):
-                actions[binding.key] = self._confirm_kill_window
-            elif command.startswith("confirm-before") and command.endswith("kill-pane"):
-                actions[binding.key] = self._confirm_kill_pane
-            elif command.startswith("command-prompt -I") and "rename-session" in command:
-                actions[binding.key] = self._ask_session_name
-            elif command.startswith("command-prompt -I") and "rename-window" in command:
-                actions[binding.key] = self._ask_window_name
-            else:  # any other command runs as the command prompt would run it
-                actions[binding.key] = functools.partial(self._run_line, command)
-        return actions
+
+    def action(self, table: str, key: str) -> Action | None:
+        """What `key` does in the server's key table `table`; None when it is unbound.
+        Looked up per key, as bind-key may have changed the table since the last one."""
+        binding = self.client.server.key_tables.binding(table, key)
+        if binding is None:
+            return None
+        command = binding.command
+        if command in self._stock:
+            return self._stock[command]
+        if command.startswith("select-window -t :="):
+            return self._window_at(int(command.rsplit("=", 1)[1]))
+        if command.startswith("confirm-before") and command.endswith("kill-window"):
+            return self._confirm_kill_window
+        if command.startswith("confirm-before") and command.endswith("kill-pane"):
+            return self._confirm_kill_pane
+        if command.startswith("command-prompt -I") and "rename-session" in command:
+            return self._ask_session_name
+        if command.startswith("command-prompt -I") and "rename-window" in command:
+            return self._ask_window_name
+        return functools.partial(self._run_line, command)  # as the command prompt would
 
     def command_prompt(self) -> None:
         """C-b : runs any verb, with the current session as the default target."""

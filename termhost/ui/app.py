@@ -849,11 +849,11 @@ class AttachedClient:
         prefix = self.server.options.get("prefix")
         if self._prefixed:
             self._prefixed = False
-            action = self.actions.table("prefix").get(name)
+            action = self.actions.action("prefix", name)
             if action is not None:
                 action()
             return  # tmux ignores an unbound key after the prefix
-        root = self.actions.table("root").get(name)
+        root = self.actions.action("root", name)
         if self.copying is not None and name != prefix:
             self.copying.press(name)  # copy mode's table stands in for the root table
         elif root is not None:
