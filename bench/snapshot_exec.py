@@ -66,10 +66,13 @@ def main() -> int:
             shot = json.loads(subprocess.run(
                 [*termhost, "snapshot", "-t", "b", "--wait", "--format", "json"], env=env,
                 capture_output=True, text=True, check=True).stdout)
-            bash, ours = [], []
+            bash, ours, version = [], [], []
             for _ in range(args.repeat):
                 bash.append(_time(["bash", "-ic", "true"], env))
                 ours.append(_time([*termhost, "exec", "-t", "b", "--", "true"], env))
+                version.append(_time([*termhost, "-V"], env))
+            print(f"termhost -V (Python starting, for scale): "
+                  f"{statistics.median(version) * 1000:.1f} ms")
         finally:
             subprocess.run([*termhost, "kill-server"], env=env, check=False)
 

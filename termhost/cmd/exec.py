@@ -6,7 +6,9 @@ shell of the same kind started without its rc files, which then runs the command
 `termhost exec -t work -- make test` sees what a new pane of `work` would, in a fraction of
 the time. Several words are joined into one command line (as ssh does), so aliases and
 functions work as they would typed at the prompt. The command's output goes straight to
-this terminal and its exit status is this verb's (128 + N when signal N ended it).
+this terminal and its exit status is this verb's: once the snapshot is found, this process
+becomes the shell (execve), so nothing of Python stands between the command and the
+terminal, or is left to wind down after it.
 
 This runs for every command, so it imports little: the shells' module for the argv, not
 the capture machinery.
@@ -17,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -50,15 +51,14 @@ def main(argv: Sequence[str], where: Where) -> int:
     target = ["-t", args.target] if args.target else []
     try:
         stored = json.loads(ask(where, "show-snapshot", "-s", "-w", *target))
-        argv_ = exec_argv(stored["kind"], stored["shell"], stored["script"], command)
+        shell_argv = exec_argv(stored["kind"], stored["shell"], stored["script"], command)
+        os.chdir(args.cwd or stored["cwd"])
         # The script exports the session's environment; only the terminal is this one's.
         env = {key: os.environ[key] for key in ("TERM",) if key in os.environ}
-        status = subprocess.run(argv_, cwd=args.cwd or stored["cwd"], env=env,
-                                check=False).returncode
+        sys.stdout.flush()
+        os.execve(shell_argv[0], shell_argv, env)
     except (ServerSaid, ValueError, KeyError) as error:
         sys.stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_FAILURE
     except OSError as error:
         sys.stderr.write(f"{_PROG}: {error.filename or args.cwd}: {error.strerror or error}\n")
-        return EXIT_FAILURE
-    return 128 - status if status < 0 else status
+    return EXIT_FAILURE
