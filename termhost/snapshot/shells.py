@@ -170,6 +170,9 @@ def _posix_quote(value: str) -> str:
 class _PosixFamily(ShellLanguage):
     """bash, zsh and sh share `export`, `alias` and `.`."""
 
+    interactive_only: frozenset[str] = frozenset()
+    """Options that only an interactive shell has, left out of a snapshot."""
+
     def export(self, name: str, value: str) -> str:
         return f"export {name}={self.quote(value)}"
 
@@ -191,7 +194,22 @@ class _PosixFamily(ShellLanguage):
         return name if _PLAIN.match(name) else self.quote(name)
 
 
-class Bash(_PosixFamily):
+class _AnsiCFamily(_PosixFamily):
+    """bash and zsh: `$'...'` quoting, and functions as the shell prints them."""
+
+    def quote(self, value: str) -> str:
+        return _ansi_c(value)
+
+    def parse(
+        self, sections: Mapping[str, list[str]]
+    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
+        aliases, functions, options = super().parse(sections)
+        functions = {name: source.rstrip("\n") for name, source in functions.items()}
+        options = [o for o in options if o not in self.interactive_only]
+        return aliases, functions, options
+
+
+class Bash(_AnsiCFamily):
     """bash, captured interactive so that Debian's `.bashrc` does not return early."""
 
     kind = "bash"
@@ -263,17 +281,6 @@ unset __th_login __th_f
 }} >{self.quote(channel)}
 """
 
-    def quote(self, value: str) -> str:
-        return _ansi_c(value)
-
-    def parse(
-        self, sections: Mapping[str, list[str]]
-    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-        aliases, functions, options = super().parse(sections)
-        functions = {name: source.rstrip("\n") for name, source in functions.items()}
-        options = [o for o in options if o not in self.interactive_only]
-        return aliases, functions, options
-
     def render(self, snapshot: Snapshot) -> Iterable[str]:
         for option in snapshot.options:
             yield f"set -o {option}" if option in self.set_o else f"shopt -s {option}"
@@ -288,7 +295,7 @@ unset __th_login __th_f
         return [shell, "--norc", "--noprofile", "-c", f"shopt -s expand_aliases\n{body}"]
 
 
-class Zsh(_PosixFamily):
+class Zsh(_AnsiCFamily):
     """zsh: `-l -i` reads .zshenv, .zprofile, .zshrc and .zlogin, each once."""
 
     kind = "zsh"
@@ -346,17 +353,6 @@ class Zsh(_PosixFamily):
   printf '%s\\0' {nonce}:end
 }} >{self.quote(channel)}
 """
-
-    def quote(self, value: str) -> str:
-        return _ansi_c(value)
-
-    def parse(
-        self, sections: Mapping[str, list[str]]
-    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-        aliases, functions, options = super().parse(sections)
-        functions = {name: source.rstrip("\n") for name, source in functions.items()}
-        options = [o for o in options if o not in self.interactive_only]
-        return aliases, functions, options
 
     def render(self, snapshot: Snapshot) -> Iterable[str]:
         if snapshot.options:
