@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from html import escape
 
-from termhost.render.snapshot import Line, Run, Snapshot, colours
+from termhost.render.snapshot import Line, Run, Snapshot, colours, text_decoration
 from termhost.render.svg import CELL_HEIGHT, FONT_FAMILY, FONT_SIZE, WINDOW_BUTTONS
 from termhost.themes import Theme
 
@@ -85,10 +85,7 @@ def _span(run: Run, theme: Theme) -> str:
         rules.append("font-weight: bold")
     if style.italic:
         rules.append("font-style: italic")
-    decoration = " ".join(
-        name for name, on in (("underline", style.underline),
-                              ("line-through", style.strikethrough)) if on
-    )
+    decoration = text_decoration(style)
     if decoration:
         rules.append(f"text-decoration: {decoration}")
     if style.underline in _UNDERLINE_STYLES:

@@ -28,7 +28,9 @@ from termhost.terminal.cell import WIDE_STUB, Cell
 from termhost.terminal.emulator import Terminal
 from termhost.themes import Theme
 
-__all__ = ["PLAIN", "Colour", "Line", "Run", "Snapshot", "Style", "colours", "snapshot"]
+__all__ = [
+    "PLAIN", "Colour", "Line", "Run", "Snapshot", "Style", "colours", "snapshot", "text_decoration",
+]
 
 Colour = int | str | None
 """`None` for the default colour, 0-15 for a palette entry, or `#rrggbb`."""
@@ -199,3 +201,9 @@ def _printable(text: str) -> str:
         else c
         for c in text
     )
+
+
+def text_decoration(style: Style) -> str:
+    """CSS's and SVG's text-decoration for a style ("underline line-through", "")."""
+    return " ".join(name for name, on in (("underline", style.underline),
+                                          ("line-through", style.strikethrough)) if on)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from html import escape
 
-from termhost.render.snapshot import Run, Snapshot, colours
+from termhost.render.snapshot import Run, Snapshot, colours, text_decoration
 from termhost.themes import Theme
 
 __all__ = [
@@ -155,10 +155,7 @@ def _texts(snapshot: Snapshot, theme: Theme) -> list[str]:
                 attributes.append('font-weight="bold"')
             if style.italic:
                 attributes.append('font-style="italic"')
-            decoration = " ".join(
-                name for name, on in (("underline", style.underline),
-                                      ("line-through", style.strikethrough)) if on
-            )
+            decoration = text_decoration(style)
             if decoration:
                 attributes.append(f'text-decoration="{decoration}"')
             if style.faint:
