@@ -51,7 +51,7 @@ def main(argv: Sequence[str], where: Where) -> int:
     target = ["-t", args.target] if args.target else []
     try:
         stored = json.loads(ask(where, "show-snapshot", "-s", "-w", *target))
-        shell_argv = exec_argv(stored["kind"], stored["shell"], stored["script"], command)
+        shell_argv = [*exec_argv(stored["kind"], stored["shell"], stored["script"]), command]
         os.chdir(args.cwd or stored["cwd"])
         # The script exports the session's environment; only the terminal is this one's.
         env = {key: os.environ[key] for key in ("TERM",) if key in os.environ}

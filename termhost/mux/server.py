@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -52,6 +53,7 @@ from termhost.mux.snapshots import SessionSnapshot
 from termhost.mux.tty_input import TtyInput
 from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
+from termhost.snapshot import index
 
 if TYPE_CHECKING:
     from termhost.ui.app import AttachedClient
@@ -82,6 +84,9 @@ class Server:
         """wait-for's channels, by name."""
         self.config_errors = ""
         """What the -f file's commands said went wrong: told to the first client."""
+        self.snapshots = index.server_dir(os.environ, path)
+        """Where the sessions' snapshots go (termhost.snapshot.index): emptied as the
+        server starts and as it ends, so that no dead server's snapshot is ever used."""
 
     async def load_config(self, path: str) -> None:
         """The -f file's tmux commands, run as the starting client's (whose environment
@@ -106,6 +111,7 @@ class Server:
 
     async def serve(self) -> None:
         """Accept clients until `shutdown()`."""
+        shutil.rmtree(self.snapshots, ignore_errors=True)
         server = await asyncio.start_unix_server(self._client, sock=self.listener)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -114,6 +120,7 @@ class Server:
             await self._done.wait()
         finally:
             server.close()
+            shutil.rmtree(self.snapshots, ignore_errors=True)
             try:
                 os.unlink(self.path)
             except FileNotFoundError:
@@ -248,8 +255,8 @@ class Server:
         session = Session(session_id, name, cols, rows, env=dict(env))
         await self.new_window(session, args, env, cwd, window_name, select=True)
         self.sessions[name] = session
-        session.snapshot = SessionSnapshot.for_session(
-            self.path, session.id, self.default_shell(env), cwd, env,
+        session.snapshot = SessionSnapshot(
+            self.default_shell(env), cwd, env, self.snapshots, session.id, session.name,
             timeout=self.options.number("snapshot-timeout"))
         session.snapshot.start()
         return session
@@ -491,6 +498,8 @@ class Server:
         del self.sessions[session.name]
         session.name = name
         self.sessions[name] = session
+        if session.snapshot is not None:
+            session.snapshot.rename(name)
 
     def kill_session(self, session: Session) -> None:
         """Every pane of the session killed; the session goes with its last window."""

@@ -3,46 +3,47 @@ when the session is created, retried when it fails, kept on disk while the sessi
 
 The capture itself (a shell reading its startup files inside the capture guard, the data
 parsed and validated) is termhost/snapshot's; this module decides when, keeps the state a
-client asks about (`#{snapshot_status}`, `termhost snapshot`, `termhost exec`) and where the
-files go: under `$XDG_STATE_HOME/termhost/snapshots/` (0700), a directory of 0600 files per
-session (the JSON and the script), removed with the session. Nothing of a snapshot reaches
-the server's log: values are secrets.
+client asks about (`#{snapshot_status}`, `termhost snapshot`, `termhost exec`) and the
+files: a 0700 directory of 0600 files per session in the server's directory under
+`$XDG_STATE_HOME/termhost/snapshots/`, with the `exec` file and name link through which
+the sh front runs `termhost exec` without Python (the layout is termhost.snapshot.index's),
+all removed with the session. Nothing of a snapshot reaches the server's log: values are
+secrets.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from termhost.snapshot import index
 from termhost.snapshot.capture import capture
 from termhost.snapshot.errors import SnapshotError, UnsupportedShell
 from termhost.snapshot.model import Snapshot
-from termhost.snapshot.store import SCRIPT_NAME, store
+from termhost.snapshot.shells import exec_argv
+from termhost.snapshot.store import SCRIPT_NAME, ensure_private_dir, store
 
-__all__ = ["RETRIES", "SessionSnapshot", "snapshot_dir"]
+__all__ = ["RETRIES", "SessionSnapshot"]
 
 RETRIES = 3
 """Attempts at most for one capture; the waits between them double from BACKOFF."""
 BACKOFF = 1.0
 
 
-def snapshot_dir(env: Mapping[str, str]) -> Path:
-    """Where snapshots are kept: termhost/snapshots under the XDG state directory."""
-    base = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME", "~"), ".local", "state")
-    return Path(os.path.expanduser(base)) / "termhost" / "snapshots"
-
-
 class SessionSnapshot:
     """The snapshot of one session: `status` is pending, ready, failed or unsupported."""
 
-    def __init__(self, shell: str, cwd: str | None, env: Mapping[str, str], directory: Path,
-                 timeout: float) -> None:
-        self.shell, self.cwd, self.env, self.directory = shell, cwd, dict(env), directory
+    def __init__(self, shell: str, cwd: str | None, env: Mapping[str, str], server_dir: Path,
+                 session_id: int, name: str, timeout: float) -> None:
+        """`server_dir` is the server's (index.server_dir): one per socket, so that two
+        servers (-L) never share a file."""
+        self.shell, self.cwd, self.env = shell, cwd, dict(env)
+        self.server_dir, self.session_id, self.name = server_dir, session_id, name
+        self.directory = server_dir / str(session_id)
         self.timeout = timeout
         self.status = "pending"
         self.error = ""
@@ -51,18 +52,19 @@ class SessionSnapshot:
         self._task: asyncio.Task[None] | None = None
         self._done = asyncio.Event()
 
-    @classmethod
-    def for_session(cls, server_path: Path, session_id: int, shell: str, cwd: str | None,
-                    env: Mapping[str, str], timeout: float) -> SessionSnapshot:
-        """One named after the server's socket and the session, so that two servers (-L)
-        never share a file."""
-        tag = hashlib.sha256(os.fsencode(server_path)).hexdigest()[:12]
-        return cls(shell, cwd, env, snapshot_dir(env) / f"{tag}-{session_id}", timeout)
-
     def start(self) -> None:
-        """Take it in the background (again, for --refresh): the session does not wait."""
+        """Take it in the background (again, for --refresh): the session does not wait,
+        and the front stops using the old one at once."""
         if self._task is not None and not self._task.done():
             return
+        try:
+            # The directory is there from the start, so that the front's "most recent
+            # session" is this one even while its snapshot is pending.
+            index.ensure_server_dir(self.server_dir)
+            ensure_private_dir(self.directory)
+        except (SnapshotError, OSError):
+            pass  # storing the snapshot will fail the same way, and say so
+        index.retract(self.directory)
         self.status, self._done = "pending", asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._take())
 
@@ -74,11 +76,24 @@ class SessionSnapshot:
     async def wait(self) -> None:
         await self._done.wait()
 
+    def rename(self, name: str) -> None:
+        """rename-session: the front finds the session by its new name only."""
+        index.link_name(self.server_dir, self.session_id, name, old=self.name)
+        self.name = name
+
     def discard(self) -> None:
         """The session ended: the capture stops (its group killed) and the files go."""
         if self._task is not None:
             self._task.cancel()
+        index.unlink_name(self.server_dir, self.session_id, self.name)
         shutil.rmtree(self.directory, ignore_errors=True)
+
+    def _store(self, snapshot: Snapshot) -> None:
+        index.ensure_server_dir(self.server_dir)
+        store(snapshot, self.directory)
+        argv = exec_argv(snapshot.kind, snapshot.shell, str(self.script))
+        index.publish(self.directory, os.getpid(), snapshot.cwd, argv)
+        index.link_name(self.server_dir, self.session_id, self.name)
 
     async def _take(self) -> None:
         try:
@@ -86,8 +101,7 @@ class SessionSnapshot:
                 try:
                     snapshot = await capture(self.shell, cwd=self.cwd, env=self.env,
                                              timeout=self.timeout)
-                    self.directory.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-                    store(snapshot, self.directory)
+                    self._store(snapshot)
                 except UnsupportedShell as error:
                     self.status, self.error = "unsupported", str(error)
                     return

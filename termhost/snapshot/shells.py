@@ -22,7 +22,7 @@ import re
 import shlex
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from termhost.snapshot.errors import SnapshotError, UnsupportedShell
@@ -34,6 +34,7 @@ __all__ = [
     "GUARD_VARIABLE",
     "ShellLanguage",
     "exec_argv",
+    "exec_script",
     "kind_of",
     "language",
     "read_report",
@@ -51,9 +52,13 @@ def _words(text: str) -> frozenset[str]:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.,:@%+/-]+\Z")
+_FUNCTION_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:+@-]*\Z")
+"""A function name that is a plain word in a command line, so a stub can call it."""
 
-_COMMON_EXCLUDED = frozenset({"_", "PWD", "OLDPWD", "SHLVL", "COLUMNS", "LINES", GUARD_VARIABLE})
-"""Per-process state every shell maintains itself, and our own guard variable."""
+_COMMON_EXCLUDED = frozenset(
+    {"_", "PWD", "OLDPWD", "SHLVL", "COLUMNS", "LINES", "TERM", GUARD_VARIABLE})
+"""Per-process state every shell maintains itself, our own guard variable, and TERM: the
+terminal is whichever one the snapshot is used in (`termhost exec` passes its own on)."""
 
 _KINDS = {"bash": "bash", "zsh": "zsh", "sh": "sh", "dash": "sh", "ash": "sh", "fish": "fish"}
 """Shell basenames we capture. ksh and mksh print `set -o` and `alias` differently: unsupported."""
@@ -90,8 +95,9 @@ class ShellLanguage(ABC):
         """`value` as one word of this language, exact to the byte."""
 
     @abstractmethod
-    def render(self, snapshot: Snapshot) -> Iterable[str]:
-        """The lines of the sourceable script, after the exports."""
+    def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
+        """The lines of the sourceable script after the exports, with `functions` (the
+        definitions, or stubs standing in for them) in their place."""
 
     @abstractmethod
     def export(self, name: str, value: str) -> str:
@@ -105,9 +111,29 @@ class ShellLanguage(ABC):
     def source_line(self, path: str) -> str:
         """The line that sources the file at `path`."""
 
-    def run_after(self, source: str, command: str) -> str:
-        """The body running `command` once `source` ran, on a line of its own."""
-        return f"{source}\n{command}"
+    def exec_body(self, script_path: str) -> str:
+        """Source `script_path`, then run the command string given as the last argument.
+
+        `eval` parses the command only once the script ran, so aliases it defined apply
+        (zsh and fish parse a whole `-c` string before running any of it), and `set --`
+        inside the evaluated text leaves the command no arguments, as a `-c` string has.
+        The command travels as an argument, never spliced into the body, so the body is
+        fixed per snapshot: the sh front (termhost.snapshot.index) stores it once.
+        """
+        return f'{self.source_line(script_path)}\neval "set --\n$1"'
+
+    def exec_tail(self, shell: str) -> list[str]:
+        """Arguments between the body and the command: $0, the shell's name."""
+        return [shell]
+
+    def stub(self, name: str, path: str) -> str | None:
+        """A definition of function `name` that loads the real one from `path` when first
+        called and runs it; None where this shell's functions are defined at once."""
+        return None
+
+    def deferred(self, source: str) -> str:
+        """The file a stub loads: the function's definition, as the shell printed it."""
+        return f"{source}\n"
 
     def validate_body(self, path: str) -> str:
         """Source `path` so that any failing line fails the whole run (`set -e`)."""
@@ -281,12 +307,26 @@ unset __th_login __th_f
 }} >{self.quote(channel)}
 """
 
-    def render(self, snapshot: Snapshot) -> Iterable[str]:
+    def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
         for option in snapshot.options:
             yield f"set -o {option}" if option in self.set_o else f"shopt -s {option}"
         yield "unalias -a"
-        yield from snapshot.functions.values()
+        yield from functions
         yield from self.aliases(snapshot)
+
+    def stub(self, name: str, path: str) -> str | None:
+        # Parsing a definition costs bash about 50 us: bash-completion's hundred
+        # functions would take longer than the rest of `termhost exec` together. A stub
+        # is a fraction of that, and loading one function when called costs the same.
+        if _FUNCTION_NAME.match(name) is None:
+            return None
+        return f'{name} () {{ . {self.quote(path)} && {name} "$@"; }}'
+
+    def deferred(self, source: str) -> str:
+        # The body was alias-expanded when the rc file defined it; by the time a stub
+        # loads it, the aliases are defined again and would be expanded twice. exec
+        # runs with expand_aliases on (run_argv), so that is the state restored.
+        return f"shopt -u expand_aliases\n{source}\nshopt -s expand_aliases\n"
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         # Aliases expand in a non-interactive bash only with expand_aliases, and bash
@@ -354,12 +394,12 @@ class Zsh(_AnsiCFamily):
 }} >{self.quote(channel)}
 """
 
-    def render(self, snapshot: Snapshot) -> Iterable[str]:
+    def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
         if snapshot.options:
             yield "setopt " + " ".join(snapshot.options)
         # `unalias -m '*'` empties the regular and global tables, `-as` the suffix one.
         yield "unalias -m '*'; unalias -as"
-        yield from snapshot.functions.values()
+        yield from functions
         for key, value in snapshot.aliases.items():
             flag, _, name = key.partition(" ") if key[:3] in ("-g ", "-s ") else ("", "", key)
             flags = f"{flag} " if flag else ""
@@ -367,11 +407,6 @@ class Zsh(_AnsiCFamily):
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "-f", "-c", body]
-
-    def run_after(self, source: str, command: str) -> str:
-        # zsh parses a whole `-c` string before running any of it, so an alias the
-        # script defines would be unknown to the command; `eval` parses it after.
-        return f"{source}\neval {self.quote(command)}"
 
 
 class Sh(_PosixFamily):
@@ -420,7 +455,7 @@ class Sh(_PosixFamily):
                 options.append(fields[0])
         return aliases, {}, options
 
-    def render(self, snapshot: Snapshot) -> Iterable[str]:
+    def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
         for option in snapshot.options:
             yield f"set -o {option}"
         yield "unalias -a"
@@ -513,15 +548,18 @@ end >{self.quote(channel)}
         functions = _pairs(sections.get("functions", []))
         return {}, {name: source.rstrip("\n") for name, source in functions.items()}, []
 
-    def render(self, snapshot: Snapshot) -> Iterable[str]:
-        yield from snapshot.functions.values()
+    def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
+        yield from functions
 
     def source_line(self, path: str) -> str:
         return f"source {self.quote(path)}"
 
-    def run_after(self, source: str, command: str) -> str:
-        """The body running `command` once `source` ran, on a line of its own."""
-        return f"{source}\n{command}"
+    def exec_body(self, script_path: str) -> str:
+        # fish's -c takes no $0: the arguments after the body are $argv.
+        return f'{self.source_line(script_path)}\neval "set -e argv\n$argv[1]"'
+
+    def exec_tail(self, shell: str) -> list[str]:
+        return []
 
     def validate_body(self, path: str) -> str:
         # fish has no `set -e`: a failing `source` leaves a non-zero status, and that is
@@ -553,26 +591,50 @@ def to_script(snapshot: Snapshot) -> str:
     zsh, fish) or, in sh, kept as the raw bytes (lone surrogates here): write the text
     with `os.fsencode`, as `store` and `validate` do.
     """
+    return _script(snapshot, snapshot.functions.values())
+
+
+def exec_script(snapshot: Snapshot, function_path: Callable[[int], str]) -> tuple[str, list[str]]:
+    """The script `termhost exec` sources, and the files its function stubs load.
+
+    It is `to_script` but where the shell has stubs (bash), each function is one,
+    loading the definition from `function_path(i)` (the i-th file returned) on its first
+    call: an exec that calls no function parses none. `declare -f NAME` shows the stub
+    until NAME has run once; everything else about the function is the same.
+    """
+    shell = language(snapshot.kind)
+    definitions: list[str] = []
+    files: list[str] = []
+    for name, source in snapshot.functions.items():
+        stub = shell.stub(name, function_path(len(files)))
+        if stub is None:
+            definitions.append(source)
+        else:
+            definitions.append(stub)
+            files.append(shell.deferred(source))
+    return _script(snapshot, definitions), files
+
+
+def _script(snapshot: Snapshot, functions: Iterable[str]) -> str:
     shell = language(snapshot.kind)
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(snapshot.captured_at))
     lines = [f"# termhost environment snapshot of {snapshot.shell}, captured {when}"]
     lines += [shell.export(name, value) for name, value in sorted(snapshot.env.items())]
-    lines += shell.render(snapshot)
+    lines += shell.render(snapshot, functions)
     return "\n".join(lines) + "\n"
 
 
-def exec_argv(kind: str, shell: str, script_path: str, command: str) -> list[str]:
-    """argv running `command` in `shell` (of `kind`: Snapshot.kind) after sourcing
-    `script_path`, exiting with its status.
+def exec_argv(kind: str, shell: str, script_path: str) -> list[str]:
+    """argv that, with a command string appended, runs it in `shell` (of `kind`:
+    Snapshot.kind) after sourcing `script_path`, exiting with its status.
 
     The shell is non-interactive and reads no startup files: the snapshot is the state.
-    `command` gets a line of its own after the source line, so aliases the script
-    defined are known when it is parsed. The caller chooses cwd and the environment;
-    it should not set BASH_ENV (bash would source it first).
+    The caller chooses cwd and the environment; it should not set BASH_ENV (bash would
+    source it first).
     """
     language_ = language(kind)
-    return language_.run_argv(shell, language_.run_after(language_.source_line(script_path),
-                                                         command))
+    return [*language_.run_argv(shell, language_.exec_body(script_path)),
+            *language_.exec_tail(shell)]
 
 
 def read_report(

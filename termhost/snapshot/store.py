@@ -6,36 +6,55 @@ socket directory) and each file is born 0600. Files are replaced atomically (tem
 fsync, rename), so a reader sees the old snapshot or the new one, never half of one.
 
 The `.sh` rendering is kept next to the JSON because the exec runner needs a file to
-source (`exec_argv` takes its path); it is written first, so a `snapshot.json` in place
-always has its script beside it. `load` reads the JSON only.
+source (`exec_argv` takes its path): it is `exec_script`'s, whose bash function stubs
+load their definitions from a directory `functions.TAG` beside it (a new TAG each time,
+the old directory removed once the new script is in place). The script is written
+before the JSON, so a `snapshot.json` in place always has its script beside it. `load`
+reads the JSON only.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
+import shutil
 import stat
 import tempfile
 from pathlib import Path
 
 from termhost.snapshot.errors import SnapshotError
 from termhost.snapshot.model import Snapshot
-from termhost.snapshot.shells import to_script
+from termhost.snapshot.shells import exec_script
 
 __all__ = ["JSON_NAME", "SCRIPT_NAME", "ensure_private_dir", "load", "store", "write_private"]
 
 JSON_NAME = "snapshot.json"
 SCRIPT_NAME = "snapshot.sh"
+FUNCTIONS_PREFIX = "functions."
 
 
 def store(snapshot: Snapshot, directory: Path | str) -> Path:
     """Write `snapshot` into `directory` (created 0700 if missing); returns the JSON path."""
     directory = Path(directory)
     ensure_private_dir(directory)
-    write_private(directory / SCRIPT_NAME, os.fsencode(to_script(snapshot)))
+    functions = directory / f"{FUNCTIONS_PREFIX}{secrets.token_hex(4)}"
+    script, files = exec_script(snapshot, lambda number: str(functions / str(number)))
+    if files:
+        functions.mkdir(mode=0o700)
+        for number, text in enumerate(files):
+            # No fsync: a server empties its directory as it starts, so these never
+            # outlive the process that wrote them.
+            fd = os.open(functions / str(number), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as file:
+                file.write(os.fsencode(text))
+    write_private(directory / SCRIPT_NAME, os.fsencode(script))
     data = json.dumps(snapshot.to_json(), indent=1, ensure_ascii=False).encode("utf-8")
     path = directory / JSON_NAME
     write_private(path, data + b"\n")
+    for old in directory.glob(f"{FUNCTIONS_PREFIX}*"):
+        if old != functions:
+            shutil.rmtree(old, ignore_errors=True)
     return path
 
 

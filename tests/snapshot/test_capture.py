@@ -156,7 +156,7 @@ def run(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run `command` the way the exec runner will: the snapshot's script, then the command."""
     return subprocess.run(
-        exec_argv(snapshot.kind, snapshot.shell, str(script), command),
+        [*exec_argv(snapshot.kind, snapshot.shell, str(script)), command],
         env={"PATH": "/usr/bin:/bin", "HOME": str(home)},
         cwd=snapshot.cwd,
         capture_output=True,
@@ -202,6 +202,9 @@ def test_rc_state_is_captured_and_a_command_runs_in_it(
     result = run(snapshot, script, shell.uses, home)
     assert result.stdout.decode() == "hello\nabab\nfrom rc\nextglob\n", result.stderr
     assert result.returncode == 7
+    # The command travels as an argument, but sees none, as a `-c` string does.
+    count = 'echo "["(count $argv)"]"' if shell.kind == "fish" else 'echo "[$#]"'
+    assert run(snapshot, script, count, home).stdout == b"[0]\n"
 
 
 @pytest.mark.parametrize("shell", ALL_SHELLS)
@@ -217,6 +220,42 @@ def test_awkward_values_round_trip_byte_for_byte(shell: Shell, home: Path, tmp_p
     through_json = Snapshot.from_json(json.loads(json.dumps(snapshot.to_json())))
     assert through_json == snapshot
     assert load(tmp_path / "store" / "snapshot.json") == snapshot
+
+
+BASH_FUNCTIONS = """\
+case $- in *i*) ;; *) return;; esac
+alias echo='echo [a]'
+say() { echo "$@"; }
+set_caller() { printf -v "$1" '%s' "set by $FUNCNAME"; }
+countdown() { if (( $1 > 0 )); then printf '%s ' "$1"; countdown $(( $1 - 1 )); else echo go; fi; }
+fails() { return 3; }
+"""
+
+
+def test_bash_functions_are_defined_when_first_called(home: Path, tmp_path: Path) -> None:
+    bash = SHELLS[0]
+    write_rc(home, bash, BASH_FUNCTIONS)
+    snapshot = asyncio.run(capture(shell_path(bash), env=environment(home)))
+    script = store(snapshot, tmp_path / "store").with_name(SCRIPT_NAME)
+
+    result = run(snapshot, script, "\n".join([
+        "declare -f countdown | grep -c go",  # a stub until called: no body yet
+        "countdown 3",
+        "declare -f countdown | grep -c go",
+        'say hi',  # the body's alias was expanded once, when the rc file defined it
+        'set_caller v; echo "$v"',  # the function runs in this shell, not a subshell
+        'fails; echo "status $?"',
+    ]), home)
+    assert result.stdout.decode() == (
+        "0\n3 2 1 [a] go\n1\n[a] hi\n[a] set by set_caller\n[a] status 3\n"), result.stderr
+
+    # Storing again (a refresh) leaves one directory of definitions, all private.
+    store(snapshot, tmp_path / "store")
+    kept = [path for path in (tmp_path / "store").iterdir() if path.is_dir()]
+    assert len(kept) == 1 and len(list(kept[0].iterdir())) == len(snapshot.functions)
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in kept[0].iterdir())
+    assert stat.S_IMODE(kept[0].stat().st_mode) == 0o700
+    assert run(snapshot, script, "say again", home).stdout == b"[a] again\n"
 
 
 def test_json_keeps_non_utf8_values_as_base64_beside_readable_text() -> None:
