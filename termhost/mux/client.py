@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from termhost.mux.paths import ensure_socket_dir, socket_dir
+from termhost.mux.paths import PANE_VARIABLE, ensure_socket_dir, socket_dir
 from termhost.mux.protocol import (
     FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
@@ -63,7 +63,7 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     attaching = _attaches(argv)
     if attaching and not os.isatty(sys.stdin.fileno()):
         raise ClientError("open terminal failed: not a terminal")  # before starting a server
-    if attaching and os.environ.get("TERMHOST"):
+    if attaching and os.environ.get(PANE_VARIABLE):
         raise ClientError("sessions should be nested with care, unset $TERMHOST to force")
     try:
         sock = _connect(path)

@@ -17,13 +17,17 @@ import stat
 import struct
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = [
     "DEFAULT_NAME",
+    "PANE_VARIABLE",
+    "PaneVariable",
     "SocketError",
     "bind_server_socket",
     "check_socket_dir",
     "ensure_socket_dir",
+    "pane_variable",
     "peer_allowed",
     "peer_uid",
     "socket_dir",
@@ -32,6 +36,8 @@ __all__ = [
 
 DEFAULT_NAME = "default"
 """The socket name when no `-L NAME` is given."""
+
+PANE_VARIABLE = "TERMHOST"
 
 _UCRED = struct.Struct("iII")
 """struct ucred from SO_PEERCRED: pid_t pid, uid_t uid, gid_t gid (uid_t and gid_t unsigned)."""
@@ -64,12 +70,36 @@ def socket_path(
             raise SocketError("empty socket path: give -S a file name")
         return Path(path).absolute()
     if name is None:
+        inside = pane_variable(env)
+        if inside is not None:  # in a pane: that server, as tmux reads $TMUX
+            return inside.socket
         name = DEFAULT_NAME
     if name in ("", ".", "..") or "/" in name or "\0" in name:
         raise SocketError(
             f"invalid socket name {name!r}: -L takes a plain file name (use -S PATH for a path)"
         )
     return socket_dir(env) / name
+
+
+class PaneVariable(NamedTuple):
+    """$TERMHOST, which every pane's process gets: the server it runs under, and where."""
+
+    socket: Path
+    server_pid: int
+    session_id: int
+
+    def __str__(self) -> str:
+        return f"{self.socket},{self.server_pid},{self.session_id}"
+
+
+def pane_variable(env: Mapping[str, str] = os.environ) -> PaneVariable | None:
+    """$TERMHOST read back, or None when it is unset or not ours. The socket path may
+    hold commas: the pid and the id are the last two fields."""
+    socket, _, rest = env.get(PANE_VARIABLE, "").rpartition(",")
+    socket, _, pid = socket.rpartition(",")
+    if not socket.startswith("/") or not pid.isdigit() or not rest.isdigit():
+        return None
+    return PaneVariable(Path(socket), int(pid), int(rest))
 
 
 def ensure_socket_dir(directory: Path) -> None:

@@ -32,7 +32,14 @@ from termhost.mux.layout import Cell
 from termhost.mux.model import Session, Window
 from termhost.mux.options import Options
 from termhost.mux.pane import Pane
-from termhost.mux.paths import SocketError, bind_server_socket, peer_allowed
+from termhost.mux.paths import (
+    PANE_VARIABLE,
+    PaneVariable,
+    SocketError,
+    bind_server_socket,
+    pane_variable,
+    peer_allowed,
+)
 from termhost.mux.protocol import (
     FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
@@ -125,6 +132,14 @@ class Server:
                 os.unlink(self.path)
             except FileNotFoundError:
                 pass
+
+    def session_of_pane(self, env: Mapping[str, str]) -> Session | None:
+        """The session a command runs in when it runs in one of our panes ($TERMHOST): a
+        verb given no -t targets it, as tmux targets the session of $TMUX."""
+        inside = pane_variable(env)
+        if inside is None or inside.socket != self.path or inside.server_pid != os.getpid():
+            return None
+        return next((s for s in self.sessions.values() if s.id == inside.session_id), None)
 
     def environ_of(self, session: Session) -> dict[str, str]:
         """The environment new panes of `session` start with."""
@@ -381,7 +396,7 @@ class Server:
         env = {
             **env,
             "TERM": self.options.get("default-terminal"),
-            "TERMHOST": f"{self.path},{os.getpid()},{session.id}",
+            PANE_VARIABLE: str(PaneVariable(self.path, os.getpid(), session.id)),
             "TERMHOST_PANE": f"%{pane_id}",
         }
         return await Pane.start(
@@ -590,6 +605,7 @@ class Server:
                 env = decode_environ(frame.payload)
                 context.force_256 = env.pop(FORCE_256_VARIABLE, None) is not None
                 context.env = env
+                context.session = self.session_of_pane(env)
             elif frame.type is FrameType.CWD:
                 context.cwd = os.fsdecode(frame.payload) or None
             elif frame.type is FrameType.TTY:

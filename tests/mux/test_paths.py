@@ -18,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from termhost.mux.paths import (
+    PaneVariable,
     SocketError,
     bind_server_socket,
     check_socket_dir,
     ensure_socket_dir,
+    pane_variable,
     peer_allowed,
     peer_uid,
     socket_dir,
@@ -111,6 +113,18 @@ def test_explicit_path_is_made_absolute(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_explicit_path_wins_over_name(tmp_path: Path) -> None:
     assert socket_path("work", str(tmp_path / "s")) == tmp_path / "s"
+
+
+def test_in_a_pane_its_server_is_the_default(tmp_path: Path) -> None:
+    inside = PaneVariable(Path("/run/a,b/sock"), 42, 3)  # commas in the path: tmux's $TMUX too
+    env = {"TERMHOST_TMPDIR": str(tmp_path), "TERMHOST": str(inside)}
+    assert pane_variable(env) == inside
+    assert socket_path(env=env) == Path("/run/a,b/sock")
+    assert socket_path("work", env=env) == tmp_path / f"termhost-{UID}" / "work"  # -L wins
+    for odd in ("", "relative,1,2", "/s,x,2", "/s,1", "/s,1,", "/s,,1"):
+        assert pane_variable({"TERMHOST": odd}) is None, odd
+        assert socket_path(env={"TERMHOST": odd, "TERMHOST_TMPDIR": str(tmp_path)}) == (
+            tmp_path / f"termhost-{UID}" / "default")
 
 
 def test_empty_explicit_path_is_refused() -> None:

@@ -536,6 +536,24 @@ def test_wait_for_signals_and_locks_between_scripts(termhost: Termhost) -> None:
     assert (bad.returncode, bad.stderr) == (1, "channel lock not locked\n")
 
 
+def test_a_command_run_in_a_pane_targets_that_pane_s_server_and_session(
+    termhost: Termhost, tmp_path: Path
+) -> None:
+    """As in tmux: no -L, -S or -t needed in a pane; $TERMHOST says where it is."""
+    answer = tmp_path / "answer"
+    python = f"{shlex.quote(sys.executable)} -m termhost"
+    ask = (f"{python} wait-for go; {python} display -p '#{{session_name}}' > {answer}; "
+           f"{python} wait-for -S answered; sleep 100")
+    termhost("-L", "other", "new-session", "-d", "-s", "mine", ask)
+    try:
+        termhost("-L", "other", "new-session", "-d", "-s", "newer", "sleep 100")
+        termhost("-L", "other", "wait-for", "-S", "go")
+        termhost("-L", "other", "wait-for", "answered")
+        assert answer.read_text() == "mine\n"  # not the newest session, nor the default server
+    finally:
+        termhost("-L", "other", "kill-server", check=False)
+
+
 def test_bind_and_unbind_change_the_key_tables(termhost: Termhost) -> None:
     termhost("new-session", "-d", "-s", "k", "sleep 100")
 

@@ -186,6 +186,26 @@ def test_rename_kill_and_a_dead_server_never_leave_a_stale_answer(termhost: Term
     assert sorted(path.name for path in stale.iterdir()) == ["0", "=fresh"]
 
 
+def test_in_a_pane_its_session_is_the_default_both_ways(termhost: Termhost) -> None:
+    other = termhost.tmp / "other"
+    other.mkdir()
+    (other / ".bashrc").write_text(BASHRC.replace("from rc", "from other"))
+    termhost.new_session("other", home=other)
+    termhost.ready("other")
+    server = termhost.python("display", "-p", "#{pid}").stdout.strip()
+    socket = termhost.tmp / f"termhost-{os.geteuid()}" / "default"
+    in_work = {"TERMHOST": f"{socket},{server},0"}  # as work's panes have it
+    show = 'echo "$FROM_RC"'
+    assert termhost.routed("exec", "--", show) == ("front", "from other\n")  # the newest
+    assert termhost.routed("exec", "--", show, **in_work) == ("front", "from rc\n")
+    assert termhost.routed("exec", "-t", "other", "--", show, **in_work) == (
+        "front", "from other\n")
+    python = termhost.run([sys.executable, "-m", "termhost", "exec", "--", show], **in_work)
+    assert python.stdout == "from rc\n"
+    # A $TERMHOST of a server that is gone is no answer: Python asks the live one.
+    assert termhost.routed("exec", "--", show, TERMHOST=f"{socket},1,0")[0] == "python"
+
+
 def test_both_ways_give_the_same_answers(termhost: Termhost) -> None:
     """The real front and termhost-py: environment, input, status and errors."""
     for way in (termhost.front, lambda *args, **kw: termhost.run(

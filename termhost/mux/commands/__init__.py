@@ -60,7 +60,8 @@ class Context:
     """How many source-file commands this one runs inside (a file sourcing itself ends)."""
     session: Session | None = None
     """The session of the attached client that asked (a key binding, the command
-    prompt): a verb given no -t targets it, as tmux targets the client's session."""
+    prompt), or the one whose pane a command-line client runs in ($TERMHOST): a verb
+    given no -t targets it, as tmux targets the client's session."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
