@@ -65,6 +65,7 @@ OPTIONS = {
         Option("pane-border-format", "#{pane_index} #{pane_title}", "string", window=True),
         Option("theme", "default", "theme"),
         Option("focus-events", "off", "choice", choices=("off", "on")),
+        Option("snapshots", "on", "choice", choices=("off", "on")),
         Option("snapshot-timeout", "10", "number", 1, 3600),
     )
 }

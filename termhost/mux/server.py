@@ -273,7 +273,9 @@ class Server:
         session.snapshot = SessionSnapshot(
             self.default_shell(env), cwd, env, self.snapshots, session.id, session.name,
             timeout=self.options.number("snapshot-timeout"))
-        session.snapshot.start()
+        session.snapshot.register()
+        if self.options.get("snapshots") == "on":
+            session.snapshot.start()
         return session
 
     async def new_window(

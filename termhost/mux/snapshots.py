@@ -35,7 +35,8 @@ BACKOFF = 1.0
 
 
 class SessionSnapshot:
-    """The snapshot of one session: `status` is pending, ready, failed or unsupported."""
+    """The snapshot of one session: `status` is none (not asked for yet: the snapshots
+    option is off), pending, ready, failed or unsupported."""
 
     def __init__(self, shell: str, cwd: str | None, env: Mapping[str, str], server_dir: Path,
                  session_id: int, name: str, timeout: float) -> None:
@@ -45,25 +46,27 @@ class SessionSnapshot:
         self.server_dir, self.session_id, self.name = server_dir, session_id, name
         self.directory = server_dir / str(session_id)
         self.timeout = timeout
-        self.status = "pending"
+        self.status = "none"
         self.error = ""
         """The last attempt's error (one line), kept once it failed for good."""
         self.snapshot: Snapshot | None = None
         self._task: asyncio.Task[None] | None = None
         self._done = asyncio.Event()
 
+    def register(self) -> None:
+        """Make the session's directory, snapshot or not: the front's "most recent
+        session" is then this one, whose snapshot it leaves to the server to take."""
+        try:
+            index.ensure_server_dir(self.server_dir)
+            ensure_private_dir(self.directory)
+        except (SnapshotError, OSError):
+            pass  # storing a snapshot will fail the same way, and say so
+
     def start(self) -> None:
         """Take it in the background (again, for --refresh): the session does not wait,
         and the front stops using the old one at once."""
         if self._task is not None and not self._task.done():
             return
-        try:
-            # The directory is there from the start, so that the front's "most recent
-            # session" is this one even while its snapshot is pending.
-            index.ensure_server_dir(self.server_dir)
-            ensure_private_dir(self.directory)
-        except (SnapshotError, OSError):
-            pass  # storing the snapshot will fail the same way, and say so
         index.retract(self.directory)
         self.status, self._done = "pending", asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._take())

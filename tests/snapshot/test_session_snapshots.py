@@ -102,6 +102,20 @@ def test_refresh_takes_a_new_one(bash: Cli) -> None:
     assert bash("exec", "-t", "r", "--", 'echo "$NEWVAR"').stdout == "fresh\n"
 
 
+def test_with_snapshots_off_one_is_taken_only_when_asked_for(bash: Cli, tmp_path: Path) -> None:
+    with (bash.home / ".bashrc").open("a") as rc:
+        rc.write('echo read >> "$HOME/reads"\n')
+    conf = tmp_path / "off.conf"
+    conf.write_text("set -g snapshots off\n")
+    bash("-f", str(conf), "new-session", "-d", "-s", "lazy", "sleep 1000")
+    assert bash("display", "-p", "-t", "lazy", "#{snapshot_status}").stdout == "none\n"
+    assert bash("ls").stdout.endswith(")\n") and "(snapshot" not in bash("ls").stdout
+    assert bash("exec", "-t", "lazy", "--", "ll").stdout == "listing\n"  # taken now
+    assert bash("display", "-p", "-t", "lazy", "#{snapshot_status}").stdout == "ready\n"
+    assert bash("exec", "-t", "lazy", "--", "ll").stdout == "listing\n"  # and kept
+    assert (bash.home / "reads").read_text() == "read\n"
+
+
 def test_a_hanging_rc_file_times_out_and_leaves_nothing(bash: Cli, tmp_path: Path) -> None:
     (bash.home / ".bashrc").write_text('echo $$ >> "$HOME/hung.pids"; sleep 100\n')
     conf = tmp_path / "fast.conf"

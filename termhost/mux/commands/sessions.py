@@ -69,9 +69,11 @@ async def has_session(context: Context, flags: dict[str, str], args: list[str]) 
 
 _LIST_FORMAT = (
     "#{session_name}: #{session_windows} windows (created #{session_created_string})"
-    "#{?session_attached, (attached),}#{?snapshot_status, (snapshot #{snapshot_status}),}"
+    "#{?session_attached, (attached),}"
+    "#{?#{!=:#{snapshot_status},none}, (snapshot #{snapshot_status}),}"
 )
-"""tmux's list-sessions line, and then how the session's environment snapshot stands."""
+"""tmux's list-sessions line, and then how the session's environment snapshot stands
+(nothing when none was asked for: the snapshots option is off)."""
 
 
 @command("list-sessions")

@@ -19,14 +19,16 @@ from termhost.snapshot.shells import to_script
 async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The snapshot of the session -t as a script to source (-j: JSON; -s: where the stored
     script is, with the shell and cwd, for termhost exec); -r takes a new one and waits
-    for it, -w waits for one still being taken."""
+    for it, -w waits for one still being taken. One never taken (the snapshots option is
+    off) is taken now, and waited for."""
     session = find_session(context.server, flags.get("t"))
     kept = session.snapshot
     if kept is None:
         raise CommandError(f"session {session.name} has no snapshot")
-    if "r" in flags:
+    first = kept.status == "none"
+    if "r" in flags or first:
         kept.start()
-    if "r" in flags or "w" in flags:
+    if "r" in flags or "w" in flags or first:
         await kept.wait()
     if kept.status == "pending":
         raise CommandError(f"the snapshot of session {session.name} is still being taken "
