@@ -38,6 +38,7 @@ DEFAULT_NAME = "default"
 """The socket name when no `-L NAME` is given."""
 
 PANE_VARIABLE = "TERMHOST"
+"""What every pane's environment holds as tmux's $TMUX: a PaneVariable."""
 
 _UCRED = struct.Struct("iII")
 """struct ucred from SO_PEERCRED: pid_t pid, uid_t uid, gid_t gid (uid_t and gid_t unsigned)."""

@@ -326,7 +326,8 @@ unset __th_login __th_f
         # The body was alias-expanded when the rc file defined it; by the time a stub
         # loads it, the aliases are defined again and would be expanded twice. exec
         # runs with expand_aliases on (run_argv), so that is the state restored.
-        return f"shopt -u expand_aliases\n{source}\nshopt -s expand_aliases\n"
+        # `builtin`: an rc file may well define a function of its own called shopt.
+        return f"builtin shopt -u expand_aliases\n{source}\nbuiltin shopt -s expand_aliases\n"
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         # Aliases expand in a non-interactive bash only with expand_aliases, and bash
@@ -599,8 +600,9 @@ def exec_script(snapshot: Snapshot, function_path: Callable[[int], str]) -> tupl
 
     It is `to_script` but where the shell has stubs (bash), each function is one,
     loading the definition from `function_path(i)` (the i-th file returned) on its first
-    call: an exec that calls no function parses none. `declare -f NAME` shows the stub
-    until NAME has run once; everything else about the function is the same.
+    call: an exec that calls no function parses none. What differs: `declare -f NAME`
+    shows the stub until NAME has run once, and during that first run the call stack
+    (FUNCNAME, `caller`) holds the stub's frame under the function's own.
     """
     shell = language(snapshot.kind)
     definitions: list[str] = []
