@@ -14,7 +14,6 @@ before the emulator, and the pane's resizes and end.
 from __future__ import annotations
 
 import asyncio
-import errno
 import os
 import signal
 import sys
@@ -25,7 +24,7 @@ from typing import Protocol
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
 from termhost.process.fd_writer import FdWriter
 from termhost.process.groups import signal_process_group
-from termhost.process.pty_pair import set_window_size
+from termhost.process.pty_pair import read_master, set_window_size
 from termhost.record.asciicast import RecordingError
 from termhost.terminal import Terminal
 
@@ -202,14 +201,9 @@ class Pane:
         budget = sys.maxsize if to_the_end else _TYPING_TURN_BYTES if typing else _TURN_BYTES
         taken = 0
         while taken < budget:
-            try:
-                data = os.read(self.master, _READ_SIZE)
-            except BlockingIOError:
+            data = read_master(self.master, _READ_SIZE)
+            if data is None:
                 break
-            except OSError as error:
-                if error.errno != errno.EIO:
-                    raise
-                data = b""  # EIO: every slave fd is closed
             if not data:
                 self._close()
                 return

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import termios
 from typing import NamedTuple
 
-__all__ = ["PtyPair", "get_window_size", "open_pty", "set_window_size"]
+__all__ = ["PtyPair", "get_window_size", "open_pty", "read_master", "set_window_size"]
 
 
 class PtyPair(NamedTuple):
@@ -39,3 +40,19 @@ def get_window_size(fd: int) -> tuple[int, int]:
     """TIOCGWINSZ, as (cols, rows)."""
     rows, cols = termios.tcgetwinsize(fd)
     return cols, rows
+
+
+def read_master(master: int, size: int) -> bytes | None:
+    """Read a non-blocking PTY master: None when nothing is there yet, b"" at the end.
+
+    Linux reports the end as EIO once every holder of the slave has closed it (the
+    program and everything it started are gone), not as an empty read.
+    """
+    try:
+        return os.read(master, size)
+    except BlockingIOError:
+        return None
+    except OSError as error:
+        if error.errno != errno.EIO:
+            raise
+        return b""

@@ -20,7 +20,6 @@ killed, since nobody is left to see it or type to it, and the RecordingError is 
 from __future__ import annotations
 
 import asyncio
-import errno
 import os
 import select
 import signal
@@ -41,6 +40,7 @@ from termhost.process import (
 )
 from termhost.process.fd_writer import FdWriter
 from termhost.process.groups import signal_process_group
+from termhost.process.pty_pair import read_master
 from termhost.record.asciicast import RecordingError, Writer
 
 __all__ = ["LINGER", "PREFIX", "Clock", "Recorder", "UserTerminal", "exit_code"]
@@ -198,14 +198,9 @@ class Recorder:
         """The program wrote: to the file first, then to the user's screen."""
         taken = 0
         while taken < _TURN_BYTES:
-            try:
-                data = os.read(self._master, _READ_SIZE)
-            except BlockingIOError:
+            data = read_master(self._master, _READ_SIZE)
+            if data is None:
                 return
-            except OSError as error:
-                if error.errno != errno.EIO:
-                    raise
-                data = b""  # EIO: every holder of the slave is gone
             if not data:
                 asyncio.get_running_loop().remove_reader(self._master)
                 if not self._eof.done():

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import errno
 import os
 import re
 import shutil
@@ -61,6 +60,7 @@ from dataclasses import dataclass
 
 from termhost.process import Child, Command, set_window_size, spawn_in_pty
 from termhost.process.groups import signal_process_group
+from termhost.process.pty_pair import read_master
 from termhost.record.asciicast import Header, RecordingError, Writer, writer_for
 from termhost.record.tape import Command as TapeCommand
 from termhost.record.tape import (
@@ -322,14 +322,9 @@ class _Session:
         """Drain the PTY: into the terminal and the recording, then let the terminal answer
         the queries it saw (Terminal.catch_up)."""
         while True:
-            try:
-                data = os.read(self.master, _READ_SIZE)
-            except BlockingIOError:
+            data = read_master(self.master, _READ_SIZE)
+            if data is None:
                 break
-            except OSError as error:
-                if error.errno != errno.EIO:
-                    raise
-                data = b""  # EIO: the shell and everything it started are gone
             if not data:
                 self._stop_reading()
                 break
