@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from termhost.mux.config import printed
+
 __all__ = [
     "COPY_MODE_KEYS", "PREFIX_KEY", "PREFIX_TABLE", "TABLES", "Binding", "KeyTables",
     "copy_mode_commands",
@@ -27,6 +29,9 @@ class Binding:
     """What it does, as the tmux command line that does the same."""
     note: str
     """tmux's note for it (`list-keys -N`, `C-b ?`)."""
+    shown: str = ""
+    """How list-keys prints the command when not as `command` is written: bind-key's
+    words (kept as shlex words, `;` between commands) escaped as tmux prints them."""
 
 
 PREFIX_TABLE: tuple[Binding, ...] = (
@@ -207,7 +212,7 @@ class KeyTables:
         return self._tables[table].get(key)
 
     def bind(self, table: str, key: str, command: str, note: str = "") -> None:
-        self._tables[table][key] = Binding(key, command, note or command)
+        self._tables[table][key] = Binding(key, command, note or command, printed(command))
 
     def unbind(self, table: str, key: str) -> None:
         self._tables[table].pop(key, None)
@@ -229,5 +234,5 @@ class KeyTables:
         width = max((len(binding.key) for _, binding in listed), default=1)
         name_width = max((len(name) for name, _ in listed), default=1)
         lead = "bind-key    -T" if table in (None, "prefix") else "bind-key -T"
-        return [f"{lead} {name.ljust(name_width)} {binding.key.ljust(width)} {binding.command}"
-                for name, binding in listed]
+        return [f"{lead} {name.ljust(name_width)} {binding.key.ljust(width)} "
+                f"{binding.shown or binding.command}" for name, binding in listed]

@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["Line", "default_path", "parse", "source"]
+__all__ = ["Line", "default_path", "parse", "printed", "source"]
 
 Line = tuple[int, list[str]]
 """(line number, argv) of one command."""
@@ -68,6 +68,45 @@ def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
             else:
                 argv.append(word.replace(_ESCAPED, ";"))
     return commands, errors
+
+
+_DOUBLE_QUOTED = frozenset(" #';${}%")
+"""Characters that make tmux print a word in double quotes."""
+_SINGLE_QUOTED = frozenset(' "')
+_C_STYLE = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
+            "\f": "\\f", "\r": "\\r", "\0": "\\0"}
+
+
+def printed(command: str) -> str:
+    """A stored command line (shlex words, `;` between commands) as tmux prints one in
+    list-keys: each word escaped so that a configuration file reads it back (tmux's
+    args_escape), the commands joined by ` \\; `."""
+    words = shlex.split(command)
+    return " ".join("\\;" if word == ";" else _printed_word(word) for word in words)
+
+
+def _printed_word(word: str) -> str:
+    if not word:
+        return "''"
+    quotes = ('"' if not _DOUBLE_QUOTED.isdisjoint(word)
+              else "'" if not _SINGLE_QUOTED.isdisjoint(word) else "")
+    if len(word) == 1 and word != " " and (quotes or word == "~"):
+        return "\\" + word  # a lone special character is escaped, not quoted
+    escaped = []
+    for char in word:
+        if char == "\\" or (quotes == '"' and char in '"$'):
+            escaped.append("\\" + char)
+        elif char in _C_STYLE:
+            escaped.append(_C_STYLE[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            escaped.append(f"\\{ord(char):03o}")
+        else:
+            escaped.append(char)
+    text = "".join(escaped)
+    if quotes == "'":
+        return f"'{text}'"
+    tilde = "\\" if text.startswith("~") else ""
+    return f'"{tilde}{text}"' if quotes else tilde + text
 
 
 async def source(path: str, run: RunCommand, *, quiet: bool = False) -> tuple[str, list[str]]:

@@ -554,6 +554,35 @@ def test_a_command_run_in_a_pane_targets_that_pane_s_server_and_session(
         termhost("-L", "other", "kill-server", check=False)
 
 
+def test_list_keys_prints_bound_commands_as_tmux_does(termhost: Termhost, tmp_path: Path) -> None:
+    """Quoting and escapes, and several commands in one binding, from the same file."""
+    conf = tmp_path / "keys.conf"
+    conf.write_text(
+        "bind a new-window \\; split-window -h\n"
+        "bind b display-message '$HOME \"x\" \\\\ y'\n"
+        "bind c display-message \"it's\"\n"
+        "bind d display-message '~home'\n"
+        "bind e send-keys '#' ''\n"
+        "bind f send-keys 'a\tb' 'x;y' '{}' '%1'\n"
+    )
+    termhost("-f", str(conf), "new-session", "-d", "-s", "k", "sleep 100")
+    tmux = ["tmux", "-L", f"termhost-keys-{os.getpid()}", "-f", str(conf)]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
+    subprocess.run([*tmux, "new-session", "-d", "sleep 100"], env=env, check=True, timeout=10)
+    try:
+        theirs = subprocess.run([*tmux, "list-keys", "-T", "prefix"], env=env, check=True,
+                                capture_output=True, text=True, timeout=10).stdout
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, timeout=10, check=False)
+
+    def bound(listing: str) -> list[str]:
+        return sorted(" ".join(line.split(None, 4)[3:]) for line in listing.splitlines()
+                      if line.split()[3] in list("abcdef"))
+
+    assert bound(termhost("list-keys", "-T", "prefix").stdout) == bound(theirs)
+    assert "a new-window \\; split-window -h" in bound(theirs)
+
+
 def test_bind_and_unbind_change_the_key_tables(termhost: Termhost) -> None:
     termhost("new-session", "-d", "-s", "k", "sleep 100")
 

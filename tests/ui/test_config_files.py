@@ -75,4 +75,4 @@ def test_dev_null_and_a_tmux_file_instead(env: dict[str, str], tmp_path: Path) -
     assert termhost(env, "show", "-gv", "status-left") == "from tmux \n"
     bound = [line for line in termhost(env, "list-keys", "-T", "prefix").splitlines()
              if line.split()[3:4] == ["a"]]
-    assert bound == ["bind-key    -T prefix a       new-window ';' split-window"]
+    assert bound == ["bind-key    -T prefix a       new-window \\; split-window"]
