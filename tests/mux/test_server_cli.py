@@ -593,7 +593,8 @@ def test_bind_and_unbind_change_the_key_tables(termhost: Termhost) -> None:
     termhost("bind", "-N", "Reload", "r", "source-file", "/tmp/my tmux.conf")
     termhost("unbind", "%")
     assert ["bind-key", "-T", "prefix", "|", "split-window -h"] in keys()
-    assert ["bind-key", "-T", "prefix", "r", "source-file '/tmp/my tmux.conf'"] in keys()
+    # As tmux prints it: a word with a space in double quotes.
+    assert ["bind-key", "-T", "prefix", "r", 'source-file "/tmp/my tmux.conf"'] in keys()
     assert not any(line[3] == "%" for line in keys())
     notes = [line.split(None, 2) for line in termhost("list-keys", "-N").stdout.splitlines()]
     assert ["C-b", "r", "Reload"] in notes
