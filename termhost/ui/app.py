@@ -51,6 +51,7 @@ from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
 from termhost.ui import copy_view
 from termhost.ui.actions import PrefixActions
+from termhost.ui.borders import junctions
 from termhost.ui.choose_tree import ChooseTree
 from termhost.ui.colours import (
     TRUE_COLOUR,
@@ -466,7 +467,7 @@ class AttachedClient:
         if only is None:  # an echo's paint stays inside its pane: borders and labels stand
             if self._labels(window) != "off":
                 overlay = self._pane_labels(placements, window) + overlay
-            overlay = self._active_border(placements, window) + overlay
+            overlay = self._borders(placements, window) + overlay
         copied = next((p for p in placements if self.is_copying(p.pane)), None)
         if copied is not None and self.copying is not None:
             # The frozen view in the pane's place; its live output waits underneath.
@@ -477,25 +478,35 @@ class AttachedClient:
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
         self.painter.paint(placements, window.active, only, overlay, cursor)
 
-    def _active_border(self, placements: list[Placement], window: model.Window) -> str:
-        """The borders around the active pane in the active border's colour (green by
-        default), as tmux tells the active pane apart; prompt_toolkit draws them all in
-        one colour."""
-        active = next((p for p in placements if p.pane is window.active), None)
-        if active is None or len(placements) < 2:
+    def _borders(self, placements: list[Placement], window: model.Window) -> str:
+        """What prompt_toolkit's straight, one-colour borders lack: the active pane's in
+        the active border's colour (green by default), as tmux tells the active pane
+        apart, and the junction glyphs where borders meet (borders.py)."""
+        if len(placements) < 2:
             return ""
         root = window.layout
         bottom = min(root.y + root.height, self.size.rows - self._status_shown())
-        out = [self._overlay_styles.active_border]
-        for x in (active.x - 1, active.x + active.width):
-            if root.x <= x < root.x + root.width:
-                out += [f"\x1b[{y + 1};{x + 1}H│"
-                        for y in range(active.y, min(active.y + active.height, bottom))]
-        for y in (active.y - 1, active.y + active.height):
-            if root.y <= y < bottom:
-                width = min(active.width, self.size.columns - active.x)
-                out.append(f"\x1b[{y + 1};{active.x + 1}H" + "─" * width)
-        return "".join(out) + "\x1b[0m" if len(out) > 1 else ""
+        area = (root.x, root.y, min(root.width, self.size.columns - root.x), bottom - root.y)
+        joints = junctions(((p.x, p.y, p.width, p.height) for p in placements), area)
+        styles = self._overlay_styles
+        cells = {cell: (styles.border, glyph) for cell, glyph in joints.items()}
+        active = next((p for p in placements if p.pane is window.active), None)
+        if active is not None:
+            for x in (active.x - 1, active.x + active.width):
+                if root.x <= x < root.x + area[2]:
+                    for y in range(active.y, min(active.y + active.height, bottom)):
+                        cells[(x, y)] = (styles.active_border, joints.get((x, y), "│"))
+            for y in (active.y - 1, active.y + active.height):
+                if root.y <= y < bottom:
+                    for x in range(active.x, min(active.x + active.width, self.size.columns)):
+                        cells[(x, y)] = (styles.active_border, joints.get((x, y), "─"))
+        out, last = [], None
+        for (x, y), (style, glyph) in sorted(cells.items(), key=lambda item: item[0][::-1]):
+            if last != (x - 1, y, style):  # a run goes on without moving or restyling
+                out.append(f"\x1b[{y + 1};{x + 1}H{style}")
+            out.append(glyph)
+            last = (x, y, style)
+        return "".join(out) + "\x1b[0m" if out else ""
 
     def _labels(self, window: model.Window | None) -> str:
         """pane-border-status of `window`: off, top or bottom."""

@@ -302,3 +302,42 @@ def test_the_active_panes_borders_are_green(env: dict[str, str], tmux: Tmux) -> 
     beside_a = {(a.left + a.width, y) for y in range(a.top, a.top + a.height)}
     assert {fg for fg, _ in tmux.colours(beside_d | above_d)} == {"green"}
     assert "green" not in {fg for fg, _ in tmux.colours(beside_a)}
+
+
+def test_borders_meet_in_the_junctions_tmux_draws(env: dict[str, str], tmux: Tmux) -> None:
+    """The same six panes drawn by tmux itself (a tmux in a second outer session): the
+    border cells, junctions included, are the same."""
+    # A | (B / C / F), then A / (D | E): borders that cross and that end in one another.
+    splits = [["-h"], ["-v"], ["-v"], ["select", "0"], ["-v"], ["-h"]]
+    new_session(env, labelled("A"))
+    inner = ["tmux", "-L", f"termhost-inner-{uuid.uuid4().hex}", "-f", "/dev/null"]
+    script = [*inner, "new-session", "sleep 1000"]
+    for step in splits:
+        if step[0] == "select":
+            termhost(env, "select-pane", "-t", f"work:0.{step[1]}")
+            script += [";", "select-pane", "-t", f":0.{step[1]}"]
+        else:
+            termhost(env, "split-window", *step, "-t", "work", "exec sleep 1000")
+            script += [";", "split-window", *step, "sleep 1000"]
+    panes = geometry(env)
+    tmux.attach("work")
+    tmux.run("new-session", "-d", "-s", "reference", "-x", str(COLS), "-y", str(ROWS),
+             "env -u TMUX " + shlex.join(script))
+    try:
+        def borders(screen: Screen) -> list[str]:
+            return ["".join(c if c in BORDERS else " " for c in line)
+                    for line in screen[:STATUS]]
+
+        ours = borders(tmux.see(lambda s: borders_match(s, panes) and any(
+            c in "┼├┤┬┴" for line in s for c in line), "termhost's six panes"))
+
+        def reference() -> list[str]:
+            lines = tmux.run("capture-pane", "-p", "-t", "reference").split("\n")[:ROWS]
+            return borders([line.ljust(COLS) for line in lines])
+
+        theirs = wait_until(lambda: (shown := reference()) == ours and shown,
+                            PATIENCE, "tmux's own borders to match ours")
+        assert {"├", "┬", "┼"} <= {c for line in theirs for c in line}
+    finally:
+        subprocess.run([*inner, "kill-server"], capture_output=True, timeout=DEADLINE,
+                       check=False)
