@@ -6,13 +6,16 @@ is tested as data in and state out: the client draws `top`, `cursor`, `selection
 and `match_spans`, and routes keys to `press`. As in tmux, a key names one of tmux's
 copy-mode commands (`_COMMANDS`: `send -X NAME`), so a tmux user's habits carry over.
 
-Departures from tmux 3.3, on purpose: in vi, `$` and `l` stop on the last non-blank cell
-rather than one past it, so a vi copy never ends in a newline; search is for plain text
-(tmux's takes a regular expression), with smart case.
+Search takes a regular expression, as tmux's does (Python's dialect rather than POSIX's
+extended one; one that does not compile is searched for as plain text), with smart case:
+no upper-case letter in it, and case is ignored. A departure from tmux 3.3, on purpose: in
+vi, `$` and `l` stop on the last non-blank cell rather than one past it, so a vi copy never
+ends in a newline.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +24,7 @@ from typing import Literal, NamedTuple
 
 from termhost.mux.bindings import copy_mode_commands
 
-__all__ = ["Action", "CopyMode", "Match", "Position"]
+__all__ = ["Action", "CopyMode", "Match", "Position", "search_expression"]
 
 Position = tuple[int, int]
 """(x, y) of a cell, y counted in lines from the oldest line of history."""
@@ -95,13 +98,14 @@ def _reading_order(match: Match) -> tuple[int, int]:
     return match.start[1], match.start[0]
 
 
-def _fold(text: str) -> str:
-    """Lower case, one character for one, so that an index found in the result is an
-    index into `text` too (str.lower turns some characters into two)."""
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        return lowered
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+def search_expression(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled, case ignored unless it has an upper-case letter (smart case);
+    as plain text when it is no regular expression (an unbalanced `(`, a lone `*`)."""
+    flags = 0 if any(c.isupper() for c in pattern) else re.IGNORECASE
+    try:
+        return re.compile(pattern, flags)
+    except re.error:
+        return re.compile(re.escape(pattern), flags)
 
 
 class CopyMode:
@@ -642,19 +646,19 @@ class CopyMode:
         return bisect_right(ends, index - starts[k]), first + k
 
     def _find_all(self, pattern: str) -> None:
-        """Every match, overlapping ones too, in reading order; the case is ignored when
-        the pattern has no upper-case letter (smart case)."""
-        fold = not any(c.isupper() for c in pattern)
-        needle = _fold(pattern) if fold else pattern
+        """Every match (`search_expression`), one starting at each character at most, so that
+        overlapping ones are found too, in reading order; empty matches are none."""
+        expression = search_expression(pattern)
         matches: list[Match] = []
         for text, first, starts in self._logical_lines():
-            haystack = _fold(text) if fold else text
-            i = haystack.find(needle)
-            while i >= 0:
-                x, y = self._cell_at(i + len(needle) - 1, first, starts)
-                end = (self._past_padding(x + 1, y), y)
-                matches.append(Match(self._cell_at(i, first, starts), end))
-                i = haystack.find(needle, i + 1)
+            found = expression.search(text)
+            while found is not None:
+                if found.end() > found.start():
+                    x, y = self._cell_at(found.end() - 1, first, starts)
+                    end = (self._past_padding(x + 1, y), y)
+                    matches.append(Match(self._cell_at(found.start(), first, starts), end))
+                found = (expression.search(text, found.start() + 1)
+                         if found.start() < len(text) else None)
         self._matches = matches
         self._matches_on = {}
         for match in matches:

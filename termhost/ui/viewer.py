@@ -8,7 +8,7 @@ and q, Escape or C-c close it. As in tmux, the first row shows the position,
 
 `/` and `?` search down and up, as in tmux's view mode (which is copy mode): the client
 prompts for the text and hands it to `search`; n and N repeat the search the same way and
-the other. Search is for plain text with smart case, as copy mode's.
+the other. Search takes a regular expression with smart case, as copy mode's.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from termhost.ui.copy_mode import Action
+from termhost.ui.copy_mode import Action, search_expression
 
 __all__ = ["TextView"]
 
@@ -75,13 +75,13 @@ class TextView:
     def search(self, text: str, forward: bool) -> bool:
         """Bring the next line holding `text` to the top (down from the top line, or up
         from the one above it), round the ends if need be; False, and the view left
-        alone, when no line holds it. Lowercase text matches either case."""
+        alone, when no line holds it (`search_expression`: a regular expression, or
+        plain text if it is none; without upper case, either case matches)."""
         self.message = None
         if not text:
             return False
         self._text = text
-        flags = re.IGNORECASE if text == text.lower() else 0
-        self._pattern = re.compile(re.escape(text), flags)
+        self._pattern = search_expression(text)
         self._forward = forward
         self._found = None
         return self._next(forward)

@@ -3,6 +3,7 @@ and what the cursor, the view, the selection and the copied text become."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import pytest
@@ -540,6 +541,26 @@ def test_search_is_smart_about_case() -> None:
     assert mode.match_spans(0) == [(0, 5)]
 
 
+def test_search_takes_a_regular_expression_as_tmux_does() -> None:
+    mode = pane("error 404 at line 12", "warning 500")
+    assert mode.search(r"[0-9]{3}", forward=True)
+    assert (mode.match_spans(0), mode.match_spans(1)) == ([(6, 9)], [(8, 11)])
+    mode.search(r"line \d+$|^warn", forward=True)
+    assert (mode.match_spans(0), mode.match_spans(1)) == ([(13, 20)], [(0, 4)])
+    mode.search("ERROR|Warning", forward=True)  # an upper-case letter: case counts
+    assert (mode.match_spans(0), mode.match_spans(1)) == ([], [])
+    mode.search("x*", forward=True)  # only empty matches: none
+    assert mode.message == "Pattern not found: x*"
+
+
+def test_a_pattern_that_is_no_regular_expression_is_plain_text() -> None:
+    mode = pane("f(x) = (y", "a * b")
+    assert mode.search("(y", forward=True)
+    assert mode.match_spans(0) == [(7, 9)]
+    assert mode.search("*", forward=True)
+    assert mode.match_spans(1) == [(2, 3)]
+
+
 def test_matches_are_highlighted_and_the_current_one_told_apart() -> None:
     mode = pane("ab ab", "xx ab")
     mode.search("ab", forward=True)
@@ -769,7 +790,7 @@ def occurrences(pattern: str, text: str) -> int:
 def test_every_match_is_the_pattern_and_every_pattern_a_match(
         made: tuple[CopyMode, list[str]], pattern: str) -> None:
     mode, texts = made
-    found = mode.search(pattern, forward=True)
+    found = mode.search(re.escape(pattern), forward=True)  # a regular expression: the text
     matches = mode._matches
     assert found == bool(matches)
     assert len(matches) == sum(occurrences(pattern, line) for line in logical_lines(mode, texts))
