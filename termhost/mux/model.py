@@ -46,6 +46,10 @@ class Window:
     """Output since it was last current (monitor-activity): `#` in the status bar."""
     bell: bool = False
     """A bell since it was last current (monitor-bell): `!` in the status bar."""
+    labels: str = "off"
+    """pane-border-status as last applied: with top (bottom), the panes along the top
+    (bottom) edge give their first (last) row to the line of labels, as tmux's
+    layout_fix_panes does; the layout itself spans the whole window."""
 
     def arrange(self, preset: str) -> None:
         """select-layout: the panes rearranged as `preset`, at the window's size."""
@@ -78,10 +82,32 @@ class Window:
     def visible_cells(self) -> list[Cell[Pane]]:
         """The panes as drawn: every leaf of the layout, or the zoomed one in a cell the
         size of the window."""
+        root = self.layout
         if self.zoomed:
-            root = self.layout
-            return [Cell("pane", root.width, root.height, root.x, root.y, pane=self.active)]
-        return [leaf for leaf in self.layout.leaves() if leaf.pane is not None]
+            leaves = [Cell("pane", root.width, root.height, root.x, root.y, pane=self.active)]
+        else:
+            leaves = [leaf for leaf in root.leaves() if leaf.pane is not None]
+        if self.labels == "off":
+            return leaves
+        return [self._below_labels(leaf) for leaf in leaves]
+
+    def cell_of(self, pane: Pane) -> Cell[Pane]:
+        """Where `pane` is drawn (`visible_cells`): its place and size as tmux reports
+        them (#{pane_top}, #{pane_height})."""
+        for cell in self.visible_cells():
+            if cell.pane is pane:
+                return cell
+        return self._below_labels(self.layout.find(pane))
+
+    def _below_labels(self, leaf: Cell[Pane]) -> Cell[Pane]:
+        root = self.layout
+        if leaf.height < 2:
+            return leaf
+        if self.labels == "top" and leaf.y == root.y:
+            return Cell("pane", leaf.width, leaf.height - 1, leaf.x, leaf.y + 1, pane=leaf.pane)
+        if self.labels == "bottom" and leaf.y + leaf.height == root.y + root.height:
+            return Cell("pane", leaf.width, leaf.height - 1, leaf.x, leaf.y, pane=leaf.pane)
+        return leaf
 
     def neighbour(self, pane: Pane, direction: tuple[int, int]) -> Pane:
         """The pane across the border in `direction` (wrapping around at the window's edge),

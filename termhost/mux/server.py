@@ -189,23 +189,15 @@ class Server:
         """A window option's value for `window`: its own, else the global one."""
         return window.options.get(name) or self.options.get(name)
 
-    def window_area(self, session: Session, window: Window | None) -> tuple[int, int]:
-        """(top, rows) of the session's size that `window`'s panes have (a new window's
-        when None): all of it, less a row for the panes' labels (pane-border-status top
-        or bottom), as tmux takes it."""
-        labels = (self.window_option(window, "pane-border-status") if window is not None
-                  else self.options.get("pane-border-status"))
-        if labels == "off" or session.rows < 2:
-            return 0, session.rows
-        return (1 if labels == "top" else 0), session.rows - 1
-
     def fit_window(self, session: Session, window: Window) -> None:
-        """The window's layout (and so its panes, TIOCSWINSZ) to its area of the session."""
-        top, rows = self.window_area(session, window)
+        """The window's layout (and so its panes, TIOCSWINSZ) to the session's size, with
+        the rows pane-border-status takes from the panes along its edge."""
         root = window.layout
-        if (root.width, root.height, root.y) != (session.cols, rows, top):
-            layout.resize(root, session.cols, rows)
-            root.place(0, top)
+        labels = self.window_option(window, "pane-border-status")
+        if (root.width, root.height, window.labels) != (session.cols, session.rows, labels):
+            layout.resize(root, session.cols, session.rows)
+            root.place(0, 0)
+            window.labels = labels
             window.fit_panes()
 
     def resize_session(self, session: Session, cols: int, rows: int) -> None:
@@ -289,12 +281,13 @@ class Server:
         select: bool,
     ) -> Window:
         """A window at the session's lowest free index, its pane running `args`."""
-        top, rows = self.window_area(session, None)
+        labels = self.options.get("pane-border-status")
+        rows = session.rows - (labels != "off" and session.rows >= 2)  # the label line's
         pane = await self._start_pane(session, args, env, cwd, session.cols, rows)
         index = session.free_index(self.options.number("base-index"))
-        layout = Cell[Pane]("pane", session.cols, rows, y=top, pane=pane)
+        layout = Cell[Pane]("pane", session.cols, session.rows, pane=pane)
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane,
-                        automatic_name=name is None)
+                        automatic_name=name is None, labels=labels)
         session.add(window, select=select)
         self._watch(session, window, pane)
         self.refresh(session)
@@ -412,7 +405,7 @@ class Server:
     ) -> Pane:
         """respawn-pane: a new process in `pane`'s place (its id, its cell), the old one
         killed if it still runs; with no `args`, what it ran before."""
-        cell = window.layout.find(pane)
+        cell = window.cell_of(pane)
         new = await self._start_pane(session, args, env, cwd, cell.width, cell.height,
                                      again=pane)
         pane.on_close = None  # replaced, not closed: its cell stays

@@ -487,6 +487,7 @@ class AttachedClient:
         root = window.layout
         bottom = min(root.y + root.height, self.size.rows - self._status_shown())
         area = (root.x, root.y, min(root.width, self.size.columns - root.x), bottom - root.y)
+        # The line of labels (pane-border-status) is no pane's: a border others end in.
         joints = junctions(((p.x, p.y, p.width, p.height) for p in placements), area)
         styles = self._overlay_styles
         cells = {cell: (styles.border, glyph) for cell, glyph in joints.items()}
@@ -526,6 +527,8 @@ class AttachedClient:
                 continue
             values = variables(self.session, window, self.server, placement.pane)
             label = "".join(c for c in expand(template, values) if c.isprintable())
+            if not label:
+                continue  # as tmux: an empty label leaves the border whole
             label = _cut(f" {label} ", placement.width - 2)
             styles = self._overlay_styles
             sgr = styles.active_border if placement.pane is window.active else styles.border
@@ -578,8 +581,7 @@ class AttachedClient:
     def _container(self) -> AnyContainer:
         window = self.session.active_window if self.session.windows else None
         body: AnyContainer = Window()
-        labels = self._labels(window)
-        height = 0 if window is None else window.layout.height + (labels != "off")
+        height = 0 if window is None else window.layout.height
         fits = window is not None and (
             window.layout.width <= self.size.columns and height <= self.body_rows
         )
@@ -590,10 +592,9 @@ class AttachedClient:
             body = Window(FormattedTextControl(lambda: draw_tree(
                 tree, self.server, self.size.columns, self.body_rows)), style="class:view")
         elif window is not None and fits:
-            body = self._cell(window.visible_cells()[0] if window.zoomed else window.layout)
-            if labels != "off":  # the row of the labels over (under) the top (bottom) panes
-                line = Window(height=1, char="─", style="class:border")
-                body = HSplit([line, body] if labels == "top" else [body, line])
+            root = window.layout
+            body = self._cell(window, Cell("pane", root.width, root.height, root.x, root.y,
+                                           pane=window.active) if window.zoomed else root)
             # A window smaller than this client (window-size smallest): dots outside it.
             if window.layout.width < self.size.columns:
                 body = VSplit([body, Window(char="·", style="class:outside")])
@@ -623,15 +624,21 @@ class AttachedClient:
         else:
             self.relayout()
 
-    def _cell(self, cell: Cell[Pane]) -> AnyContainer:
+    def _cell(self, window: model.Window, cell: Cell[Pane]) -> AnyContainer:
         if cell.kind == "pane":
             pane = cell.pane
             assert pane is not None
-            return Window(
+            drawn = window.cell_of(pane)
+            area = Window(
                 PaneArea(pane),
-                width=Dimension.exact(cell.width), height=Dimension.exact(cell.height),
+                width=Dimension.exact(drawn.width), height=Dimension.exact(drawn.height),
             )
-        children = [self._cell(child) for child in cell.children]
+            if drawn.height == cell.height:
+                return area
+            # pane-border-status: the row the pane gave to the line of labels.
+            line = Window(height=1, char="─", style="class:border")
+            return HSplit([line, area] if drawn.y > cell.y else [area, line])
+        children = [self._cell(window, child) for child in cell.children]
         if cell.kind == "row":
             return VSplit(children, padding=1, padding_char="│", padding_style="class:border")
         return HSplit(children, padding=1, padding_char="─", padding_style="class:border")

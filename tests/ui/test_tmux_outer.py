@@ -304,14 +304,22 @@ def test_the_active_panes_borders_are_green(env: dict[str, str], tmux: Tmux) -> 
     assert "green" not in {fg for fg, _ in tmux.colours(beside_a)}
 
 
-def test_borders_meet_in_the_junctions_tmux_draws(env: dict[str, str], tmux: Tmux) -> None:
+@pytest.mark.parametrize("labels", ["off", "top", "bottom"])
+def test_borders_meet_in_the_junctions_tmux_draws(
+    env: dict[str, str], tmux: Tmux, labels: str
+) -> None:
     """The same six panes drawn by tmux itself (a tmux in a second outer session): the
-    border cells, junctions included, are the same."""
+    border cells, junctions included, are the same; with pane-border-status, its row is
+    a border the others end in."""
     # A | (B / C / F), then A / (D | E): borders that cross and that end in one another.
     splits = [["-h"], ["-v"], ["-v"], ["select", "0"], ["-v"], ["-h"]]
+    options = [["pane-border-status", labels], ["pane-border-format", ""]]
     new_session(env, labelled("A"))
     inner = ["tmux", "-L", f"termhost-inner-{uuid.uuid4().hex}", "-f", "/dev/null"]
     script = [*inner, "new-session", "sleep 1000"]
+    for option in options:
+        termhost(env, "set", "-g", *option)
+        script += [";", "set", "-g", *option]
     for step in splits:
         if step[0] == "select":
             termhost(env, "select-pane", "-t", f"work:0.{step[1]}")
@@ -335,8 +343,13 @@ def test_borders_meet_in_the_junctions_tmux_draws(env: dict[str, str], tmux: Tmu
             lines = tmux.run("capture-pane", "-p", "-t", "reference").split("\n")[:ROWS]
             return borders([line.ljust(COLS) for line in lines])
 
-        theirs = wait_until(lambda: (shown := reference()) == ours and shown,
-                            PATIENCE, "tmux's own borders to match ours")
+        try:
+            theirs = wait_until(lambda: (shown := reference()) == ours and shown,
+                                PATIENCE, "tmux's own borders to match ours")
+        except pytest.fail.Exception:
+            rows = [f"{y:2} ours   {a}\n   tmux's {b}"
+                    for y, (a, b) in enumerate(zip(ours, reference(), strict=True)) if a != b]
+            raise pytest.fail.Exception("the borders differ:\n" + "\n".join(rows)) from None
         assert {"├", "┬", "┼"} <= {c for line in theirs for c in line}
     finally:
         subprocess.run([*inner, "kill-server"], capture_output=True, timeout=DEADLINE,

@@ -181,7 +181,7 @@ def variables(
     """The `#{...}` variables for a session, a window (the current) and a pane (its active)."""
     window = window or session.active_window
     pane = pane or window.active
-    cell = window.layout.find(pane)
+    cell = window.cell_of(pane)
     screen = pane.terminal.screen
     clients = server.clients if server is not None else []
     attached = [client for client in clients if client.session is session]
