@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 __all__ = [
     "DEFAULT_NAME",
+    "PANE_ID_VARIABLE",
     "PANE_VARIABLE",
     "PaneVariable",
     "SocketError",
@@ -39,6 +40,8 @@ DEFAULT_NAME = "default"
 
 PANE_VARIABLE = "TERMHOST"
 """What every pane's environment holds as tmux's $TMUX: a PaneVariable."""
+PANE_ID_VARIABLE = "TERMHOST_PANE"
+"""The pane's own id (`%ID`), as tmux's $TMUX_PANE."""
 
 _UCRED = struct.Struct("iII")
 """struct ucred from SO_PEERCRED: pid_t pid, uid_t uid, gid_t gid (uid_t and gid_t unsigned)."""

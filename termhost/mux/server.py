@@ -33,6 +33,7 @@ from termhost.mux.model import Session, Window
 from termhost.mux.options import Options
 from termhost.mux.pane import Pane
 from termhost.mux.paths import (
+    PANE_ID_VARIABLE,
     PANE_VARIABLE,
     PaneVariable,
     SocketError,
@@ -140,6 +141,15 @@ class Server:
         if inside is None or inside.socket != self.path or inside.server_pid != os.getpid():
             return None
         return next((s for s in self.sessions.values() if s.id == inside.session_id), None)
+
+    @staticmethod
+    def pane_of(session: Session | None, env: Mapping[str, str]) -> Pane | None:
+        """The pane of `session` a command runs in ($TERMHOST_PANE, `%ID`), if any."""
+        name = env.get(PANE_ID_VARIABLE)
+        if session is None or not name:
+            return None
+        return next((pane for window in session.windows for pane in window.panes
+                     if pane.name == name), None)
 
     def environ_of(self, session: Session) -> dict[str, str]:
         """The environment new panes of `session` start with."""
@@ -392,7 +402,7 @@ class Server:
             **env,
             "TERM": self.options.get("default-terminal"),
             PANE_VARIABLE: str(PaneVariable(self.path, os.getpid(), session.id)),
-            "TERMHOST_PANE": f"%{pane_id}",
+            PANE_ID_VARIABLE: f"%{pane_id}",
         }
         return await Pane.start(
             pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
@@ -601,6 +611,7 @@ class Server:
                 context.force_256 = env.pop(FORCE_256_VARIABLE, None) is not None
                 context.env = env
                 context.session = self.session_of_pane(env)
+                context.pane = self.pane_of(context.session, env)
             elif frame.type is FrameType.CWD:
                 context.cwd = os.fsdecode(frame.payload) or None
             elif frame.type is FrameType.TTY:

@@ -539,17 +539,23 @@ def test_wait_for_signals_and_locks_between_scripts(termhost: Termhost) -> None:
 def test_a_command_run_in_a_pane_targets_that_pane_s_server_and_session(
     termhost: Termhost, tmp_path: Path
 ) -> None:
-    """As in tmux: no -L, -S or -t needed in a pane; $TERMHOST says where it is."""
+    """As in tmux: no -L, -S or -t needed in a pane; $TERMHOST and $TERMHOST_PANE say
+    where it is, even when it is not the active pane."""
     answer = tmp_path / "answer"
     python = f"{shlex.quote(sys.executable)} -m termhost"
-    ask = (f"{python} wait-for go; {python} display -p '#{{session_name}}' > {answer}; "
+    ask = (f"{python} wait-for go; "
+           f"{python} display -p '#{{session_name}} #{{pane_id}}' > {answer}; "
            f"{python} wait-for -S answered; sleep 100")
-    termhost("-L", "other", "new-session", "-d", "-s", "mine", ask)
+    termhost("-L", "other", "new-session", "-d", "-s", "mine", "sleep 100")
     try:
+        termhost("-L", "other", "split-window", "-t", "mine", ask)
+        asking = termhost("-L", "other", "display", "-p", "-t", "mine", "#{pane_id}").stdout
+        termhost("-L", "other", "select-pane", "-t", "mine:0.0")
         termhost("-L", "other", "new-session", "-d", "-s", "newer", "sleep 100")
         termhost("-L", "other", "wait-for", "-S", "go")
         termhost("-L", "other", "wait-for", "answered")
-        assert answer.read_text() == "mine\n"  # not the newest session, nor the default server
+        # Not the newest session, nor the default server, nor mine's active pane.
+        assert answer.read_text() == f"mine {asking}"
     finally:
         termhost("-L", "other", "kill-server", check=False)
 

@@ -62,6 +62,9 @@ class Context:
     """The session of the attached client that asked (a key binding, the command
     prompt), or the one whose pane a command-line client runs in ($TERMHOST): a verb
     given no -t targets it, as tmux targets the client's session."""
+    pane: Pane | None = None
+    """The pane a command-line client runs in ($TERMHOST_PANE): a verb of panes given no
+    -t targets it rather than the session's active pane, as tmux reads $TMUX_PANE."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -96,7 +99,8 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
         run = COMMANDS[verb.name]
         flags = {flag[1]: value for flag, value in options}
         if context.session is not None and "t" not in flags and "t:" in verb.flags:
-            flags["t"] = f"${context.session.id}"
+            pane = context.pane if "-t target-pane" in verb.usage else None
+            flags["t"] = pane.name if pane is not None else f"${context.session.id}"
         return await run(context, flags, arguments)
     except CommandError as error:
         return Result(stderr=f"{error}\n", status=1)

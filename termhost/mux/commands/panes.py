@@ -241,9 +241,12 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
 
 
 def _source(context: Context, flags: dict[str, str]) -> tuple[Session, Window, Pane]:
-    """-s: the pane moved; by default the current pane (of the asking client's session)."""
+    """-s: the pane moved; by default the current pane (the one the command runs in, or
+    the active pane of the asking client's session)."""
     if "s" in flags:
         return find_pane(context.server, flags["s"])
+    if context.pane is not None:
+        return find_pane(context.server, context.pane.name)
     session = context.session
     return find_pane(context.server, f"${session.id}" if session is not None else None)
 
