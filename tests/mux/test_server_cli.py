@@ -540,22 +540,27 @@ def test_a_command_run_in_a_pane_targets_that_pane_s_server_and_session(
     termhost: Termhost, tmp_path: Path
 ) -> None:
     """As in tmux: no -L, -S or -t needed in a pane; $TERMHOST and $TERMHOST_PANE say
-    where it is, even when it is not the active pane."""
+    where it is, even when it is not the active pane of the current window."""
     answer = tmp_path / "answer"
     python = f"{shlex.quote(sys.executable)} -m termhost"
     ask = (f"{python} wait-for go; "
-           f"{python} display -p '#{{session_name}} #{{pane_id}}' > {answer}; "
+           f"{python} display -p '#{{session_name}} #{{window_index}} #{{pane_id}}' > {answer};"
+           f" {python} list-panes -F '#{{pane_id}}' >> {answer}; "
            f"{python} wait-for -S answered; sleep 100")
     termhost("-L", "other", "new-session", "-d", "-s", "mine", "sleep 100")
     try:
-        termhost("-L", "other", "split-window", "-t", "mine", ask)
-        asking = termhost("-L", "other", "display", "-p", "-t", "mine", "#{pane_id}").stdout
-        termhost("-L", "other", "select-pane", "-t", "mine:0.0")
+        termhost("-L", "other", "new-window", "-t", "mine", ask)
+        termhost("-L", "other", "split-window", "-t", "mine:1", "sleep 100")
+        asking = termhost("-L", "other", "display", "-p", "-t", "mine:1.0", "#{pane_id}").stdout
+        other = termhost("-L", "other", "display", "-p", "-t", "mine:1.1", "#{pane_id}").stdout
+        termhost("-L", "other", "select-window", "-t", "mine:0")
         termhost("-L", "other", "new-session", "-d", "-s", "newer", "sleep 100")
         termhost("-L", "other", "wait-for", "-S", "go")
         termhost("-L", "other", "wait-for", "answered")
-        # Not the newest session, nor the default server, nor mine's active pane.
-        assert answer.read_text() == f"mine {asking}"
+        # Not the newest session, nor the default server, nor mine's current window or
+        # its window's active pane.
+        assert answer.read_text() == f"mine 1 {asking}{asking}{other}"
+        assert termhost("-L", "other", "has-session", "-t", asking.strip()).returncode == 0
     finally:
         termhost("-L", "other", "kill-server", check=False)
 

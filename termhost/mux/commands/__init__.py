@@ -63,8 +63,9 @@ class Context:
     prompt), or the one whose pane a command-line client runs in ($TERMHOST): a verb
     given no -t targets it, as tmux targets the client's session."""
     pane: Pane | None = None
-    """The pane a command-line client runs in ($TERMHOST_PANE): a verb of panes given no
-    -t targets it rather than the session's active pane, as tmux reads $TMUX_PANE."""
+    """The pane a command-line client runs in ($TERMHOST_PANE): a verb of panes (windows)
+    given no -t targets it (its window) rather than the session's active pane (window),
+    as tmux reads $TMUX_PANE."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -99,7 +100,8 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
         run = COMMANDS[verb.name]
         flags = {flag[1]: value for flag, value in options}
         if context.session is not None and "t" not in flags and "t:" in verb.flags:
-            pane = context.pane if "-t target-pane" in verb.usage else None
+            pane = context.pane if ("-t target-pane" in verb.usage
+                                    or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"
         return await run(context, flags, arguments)
     except CommandError as error:
@@ -110,12 +112,15 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
 
 
 def find_session(server: Server, target: str | None) -> Session:
-    """`-t` as a session: `$ID`, `=NAME` (exact), NAME, or a unique NAME prefix."""
+    """`-t` as a session: `$ID`, `=NAME` (exact), NAME, a unique NAME prefix, or the
+    session of a pane or window (`%ID`, `@ID`), as tmux takes them."""
     sessions = list(server.sessions.values())
     if not sessions:
         raise CommandError("no sessions")
     if target is None or target == "":
         return max(sessions, key=lambda s: s.created)
+    if target[0] in "%@":
+        return find_pane(server, target)[0]
     name = target.split(":", 1)[0]
     if name.startswith("$") and name[1:].isdigit():
         for session in sessions:
