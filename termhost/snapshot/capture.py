@@ -77,17 +77,18 @@ async def capture(
         async with asyncio.timeout(timeout):
             async with CaptureGuard(command) as guard:
                 report = await _read_report(fds[0], guard, nonce, max_output, shell)
-                found_cwd, found_env, aliases, functions, options = read_report(kind, report, nonce)
+                found_cwd, found_env, parsed = read_report(kind, report, nonce)
                 snapshot = Snapshot(
                     shell=shell,
                     kind=kind,
                     cwd=found_cwd or cwd or os.getcwd(),
                     env=found_env,
-                    aliases=aliases,
-                    functions=functions,
-                    options=options,
+                    aliases=parsed.aliases,
+                    functions=parsed.functions,
+                    options=parsed.options,
                     captured_at=captured_at,
                     duration_ms=round((time.monotonic() - started) * 1000),
+                    options_off=parsed.options_off,
                 )
                 await validate(snapshot, timeout=timeout)
                 guard.preserve_helpers()

@@ -18,7 +18,7 @@ import base64
 import binascii
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from termhost.snapshot.errors import SnapshotError
@@ -48,6 +48,9 @@ class Snapshot:
     options: list[str]
     captured_at: float
     duration_ms: int
+    options_off: list[str] = field(default_factory=list)
+    """Options the rc files left off that a shell started without them would have on
+    (bash: `shopt -u`, `set +o`): what `Parsed.options_off` says."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; non-UTF-8 strings are shown lossily and kept exactly in `b64`."""
@@ -58,13 +61,14 @@ class Snapshot:
             "kind": self.kind,
             "cwd": _shown(self.cwd, exact, "cwd"),
         }
-        for field in ("env", "aliases", "functions"):
-            table: dict[str, str] = getattr(self, field)
+        for part in ("env", "aliases", "functions"):
+            table: dict[str, str] = getattr(self, part)
             raw: dict[str, str] = {}
-            shown[field] = {name: _shown(value, raw, name) for name, value in table.items()}
+            shown[part] = {name: _shown(value, raw, name) for name, value in table.items()}
             if raw:
-                exact[field] = raw
+                exact[part] = raw
         shown["options"] = list(self.options)
+        shown["options_off"] = list(self.options_off)
         shown["captured_at"] = self.captured_at
         shown["duration_ms"] = self.duration_ms
         shown["b64"] = exact
@@ -81,8 +85,8 @@ class Snapshot:
                 )
             exact = data.get("b64", {})
             tables = {
-                field: _table(data[field], exact.get(field, {}))
-                for field in ("env", "aliases", "functions")
+                part: _table(data[part], exact.get(part, {}))
+                for part in ("env", "aliases", "functions")
             }
             shell = _exact(data["shell"], exact.get("shell"))
             return cls(
@@ -95,6 +99,7 @@ class Snapshot:
                 options=[str(option) for option in data["options"]],
                 captured_at=float(data["captured_at"]),
                 duration_ms=int(data["duration_ms"]),
+                options_off=[str(option) for option in data.get("options_off", [])],
             )
         except KeyError as missing:
             raise SnapshotError(f"snapshot JSON has no {missing.args[0]!r} field") from None

@@ -258,6 +258,21 @@ def test_bash_functions_are_defined_when_first_called(home: Path, tmp_path: Path
     assert run(snapshot, script, "say again", home).stdout == b"[a] again\n"
 
 
+def test_bash_options_the_rc_file_turned_off_stay_off(home: Path, tmp_path: Path) -> None:
+    bash = SHELLS[0]  # a bash -c has these on; the rc file turned them off
+    write_rc(home, bash, "shopt -u sourcepath patsub_replacement; set +o braceexpand +h\n")
+    snapshot = asyncio.run(capture(shell_path(bash), env=environment(home)))
+    assert {"sourcepath", "braceexpand", "hashall"} <= set(snapshot.options_off)
+    assert "errexit" not in snapshot.options_off
+    script = store(snapshot, tmp_path / "store").with_name(SCRIPT_NAME)
+    result = run(snapshot, script, "shopt -p sourcepath patsub_replacement; echo {a,b}; "
+                 "[[ -o hashall ]] || echo nohash", home)
+    assert result.stdout.decode() == (
+        "shopt -u sourcepath\nshopt -u patsub_replacement\n{a,b}\nnohash\n"), result.stderr
+    through_json = Snapshot.from_json(json.loads(json.dumps(snapshot.to_json())))
+    assert through_json.options_off == snapshot.options_off
+
+
 def test_json_keeps_non_utf8_values_as_base64_beside_readable_text() -> None:
     snapshot = Snapshot(
         shell="/bin/bash", kind="bash", cwd=os.fsdecode(b"/tmp/caf\xe9"),

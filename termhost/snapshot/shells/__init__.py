@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from termhost.snapshot.errors import SnapshotError, UnsupportedShell
-from termhost.snapshot.shells.base import GUARD_VARIABLE, ShellLanguage
+from termhost.snapshot.shells.base import GUARD_VARIABLE, Parsed, ShellLanguage
 from termhost.snapshot.shells.bash import Bash
 from termhost.snapshot.shells.fish import Fish
 from termhost.snapshot.shells.sh import Sh
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GUARD_VARIABLE",
+    "Parsed",
     "ShellLanguage",
     "exec_argv",
     "exec_script",
@@ -128,10 +129,8 @@ def exec_argv(kind: str, shell: str, script_path: str) -> list[str]:
             *language_.exec_tail(shell)]
 
 
-def read_report(
-    kind: str, report: bytes, nonce: str
-) -> tuple[str, dict[str, str], dict[str, str], dict[str, str], list[str]]:
-    """cwd, env, aliases, functions and options from a capture script's report.
+def read_report(kind: str, report: bytes, nonce: str) -> tuple[str, dict[str, str], Parsed]:
+    """cwd, env, and the rest (aliases, functions, options) from a capture's report.
 
     Fields are NUL-terminated; a field `NONCE:NAME` starts section NAME. The nonce is
     fresh per capture, so no value can pass for a marker.
@@ -153,6 +152,5 @@ def read_report(
         name, sep, value = entry.partition("=")
         if sep and shell.keeps(name):
             env[name] = value
-    aliases, functions, options = shell.parse(sections)
     cwd = sections["cwd"][0] if sections["cwd"] else ""
-    return cwd, env, aliases, functions, options
+    return cwd, env, shell.parse(sections)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from termhost.snapshot.errors import SnapshotError
 
@@ -20,6 +20,7 @@ __all__ = [
     "NAME",
     "PLAIN",
     "AnsiCFamily",
+    "Parsed",
     "PosixFamily",
     "ShellLanguage",
     "ansi_c",
@@ -47,6 +48,19 @@ COMMON_EXCLUDED = frozenset(
     {"_", "PWD", "OLDPWD", "SHLVL", "COLUMNS", "LINES", "TERM", GUARD_VARIABLE})
 """Per-process state every shell maintains itself, our own guard variable, and TERM: the
 terminal is whichever one the snapshot is used in (`termhost exec` passes its own on)."""
+
+
+class Parsed(NamedTuple):
+    """What a shell's report says of the state its rc files left, besides cwd and env."""
+
+    aliases: dict[str, str]
+    functions: dict[str, str]
+    options: list[str]
+    """The options on, as the shell names them (zsh: as `setopt` prints them, so that
+    `nobeep` is a default turned off)."""
+    options_off: list[str]
+    """The options off, where the shell can list them (bash): a shell started without
+    rc files has its defaults, some of them on, so those are turned off again."""
 
 
 class ShellLanguage(ABC):
@@ -129,14 +143,13 @@ class ShellLanguage(ABC):
             and name not in self.excluded
         )
 
-    def parse(
-        self, sections: Mapping[str, list[str]]
-    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    def parse(self, sections: Mapping[str, list[str]]) -> Parsed:
         """Aliases, functions and options from the report's sections (NUL-separated)."""
-        return (
+        return Parsed(
             pairs(sections.get("aliases", [])),
             pairs(sections.get("functions", [])),
             sections.get("options", []),
+            sections.get("options_off", []),
         )
 
 
@@ -180,6 +193,8 @@ class PosixFamily(ShellLanguage):
 
     interactive_only: frozenset[str] = frozenset()
     """Options that only an interactive shell has, left out of a snapshot."""
+    left_on: frozenset[str] = frozenset()
+    """Options never turned off again, even when the rc files left them off."""
 
     def export(self, name: str, value: str) -> str:
         return f"export {name}={self.quote(value)}"
@@ -208,12 +223,13 @@ class AnsiCFamily(PosixFamily):
     def quote(self, value: str) -> str:
         return ansi_c(value)
 
-    def parse(
-        self, sections: Mapping[str, list[str]]
-    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
-        aliases, functions, options = super().parse(sections)
-        functions = {name: source.rstrip("\n") for name, source in functions.items()}
-        options = [o for o in options if o not in self.interactive_only]
-        return aliases, functions, options
+    def parse(self, sections: Mapping[str, list[str]]) -> Parsed:
+        aliases, functions, options, off = super().parse(sections)
+        return Parsed(
+            aliases,
+            {name: source.rstrip("\n") for name, source in functions.items()},
+            [o for o in options if o not in self.interactive_only],
+            [o for o in off if o not in self.interactive_only and o not in self.left_on],
+        )
 
 

@@ -41,6 +41,9 @@ class Bash(AnsiCFamily):
     """Options of the interactive capture not restored: line editing, history and job
     control mean nothing in a `-c` shell (histexpand would even eat `!` in commands),
     and login_shell/restricted_shell are read-only."""
+    left_on = words("errexit")
+    """Off in the capture, and never turned off by the script: validation sources it
+    under `set -e` to catch a failing line, which `set +o errexit` would undo."""
 
     def keeps(self, name: str) -> bool:
         # BASH_* holds BASH_FUNC_f%% (exported functions) and read-only BASH_VERSINFO.
@@ -78,11 +81,26 @@ unset __th_login __th_f
   for __th_n in $(compgen -A shopt); do
     if shopt -q "$__th_n"; then printf '%s\\0' "$__th_n"; fi
   done
+  printf '%s\\0' {nonce}:options_off
+  for __th_n in $(compgen -A setopt); do
+    if ! [[ -o $__th_n ]]; then printf '%s\\0' "$__th_n"; fi
+  done
+  for __th_n in $(compgen -A shopt); do
+    if ! shopt -q "$__th_n"; then printf '%s\\0' "$__th_n"; fi
+  done
   printf '%s\\0' {nonce}:end
 }} >{self.quote(channel)}
 """
 
     def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
+        # Off first, each kind in one command: options left off that bash -c has on
+        # (sourcepath, hashall...) are off again; the rest were off already.
+        off_set = [option for option in snapshot.options_off if option in self.set_o]
+        off_shopt = [option for option in snapshot.options_off if option not in self.set_o]
+        if off_set:
+            yield "set " + " ".join(f"+o {option}" for option in off_set)
+        if off_shopt:
+            yield "shopt -u " + " ".join(off_shopt)
         for option in snapshot.options:
             yield f"set -o {option}" if option in self.set_o else f"shopt -s {option}"
         yield "unalias -a"

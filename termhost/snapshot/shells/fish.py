@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import ShellLanguage, pairs
+from termhost.snapshot.shells.base import Parsed, ShellLanguage, pairs
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -75,11 +75,10 @@ end >{self.quote(channel)}
     def export(self, name: str, value: str) -> str:
         return f"set -gx {name} {self.quote(value)}"
 
-    def parse(
-        self, sections: Mapping[str, list[str]]
-    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    def parse(self, sections: Mapping[str, list[str]]) -> Parsed:
         functions = pairs(sections.get("functions", []))
-        return {}, {name: source.rstrip("\n") for name, source in functions.items()}, []
+        return Parsed({}, {name: source.rstrip("\n") for name, source in functions.items()},
+                      [], [])
 
     def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
         yield from functions

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from termhost.snapshot.errors import SnapshotError
-from termhost.snapshot.shells.base import PosixFamily, posix_quote
+from termhost.snapshot.shells.base import Parsed, PosixFamily, posix_quote
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -43,9 +43,7 @@ class Sh(PosixFamily):
     def quote(self, value: str) -> str:
         return posix_quote(value)
 
-    def parse(
-        self, sections: Mapping[str, list[str]]
-    ) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    def parse(self, sections: Mapping[str, list[str]]) -> Parsed:
         aliases: dict[str, str] = {}
         for word in _posix_words("".join(sections.get("aliases", []))):
             name, _, value = word.partition("=")
@@ -55,7 +53,7 @@ class Sh(PosixFamily):
             fields = line.split()
             if len(fields) == 2 and fields[1] == "on" and fields[0] not in self.interactive_only:
                 options.append(fields[0])
-        return aliases, {}, options
+        return Parsed(aliases, {}, options, [])
 
     def render(self, snapshot: Snapshot, functions: Iterable[str]) -> Iterable[str]:
         for option in snapshot.options:
