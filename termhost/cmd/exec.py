@@ -10,8 +10,11 @@ this terminal and its exit status is this verb's: once the snapshot is found, th
 becomes the shell (execve), so nothing of Python stands between the command and the
 terminal, or is left to wind down after it.
 
-This runs for every command, so it imports little: the shells' module for the argv, not
-the capture machinery.
+Usually this module does not run at all: the installed `termhost` is bin/termhost, which
+runs the same command line itself, without Python, when the session's snapshot is ready
+(termhost.snapshot.index). This is the path for the rest: a snapshot still being taken
+(-w waits for it), a target given by prefix, no server, a usage error. It imports little:
+the shells' module for the argv, not the capture machinery.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ class Window:
 
     def visible_cells(self) -> list[Cell[Pane]]:
         """The panes as drawn: every leaf of the layout, or the zoomed one in a cell the
-        size of the window."""
+        size of the window; less the row a pane gives to the labels (`labels`)."""
         root = self.layout
         if self.zoomed:
             leaves = [Cell("pane", root.width, root.height, root.x, root.y, pane=self.active)]
