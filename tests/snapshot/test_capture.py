@@ -258,6 +258,34 @@ def test_bash_functions_are_defined_when_first_called(home: Path, tmp_path: Path
     assert run(snapshot, script, "say again", home).stdout == b"[a] again\n"
 
 
+ZSH_FUNCTIONS = """\
+alias echo='echo A:'
+say() { echo "$@" }
+set_caller() { typeset -g "$1"="set by $0" }
+countdown() { if (( $1 > 0 )); then printf '%s ' "$1"; countdown $(( $1 - 1 )); else echo go; fi }
+fails() { return 3 }
+"""
+
+
+def test_zsh_functions_are_defined_when_first_called(home: Path, tmp_path: Path) -> None:
+    zsh = SHELLS[1]
+    write_rc(home, zsh, ZSH_FUNCTIONS)
+    snapshot = asyncio.run(capture(shell_path(zsh), env=environment(home)))
+    script = store(snapshot, tmp_path / "store").with_name(SCRIPT_NAME)
+    result = run(snapshot, script, "\n".join([
+        "functions countdown | grep -c go",  # a stub until called: no body yet
+        "countdown 3",
+        "functions countdown | grep -c go",
+        "say hi",  # the body's alias was expanded once, when the rc file defined it
+        'set_caller v; echo "$v"',
+        'fails; echo "status $?"',
+        "[[ -o aliases ]] && echo aliases",
+    ]), home)
+    assert result.stdout.decode() == (
+        "0\n3 2 1 A: go\n1\nA: hi\nA: set by set_caller\nA: status 3\nA: aliases\n"
+    ), result.stderr
+
+
 def test_bash_options_the_rc_file_turned_off_stay_off(home: Path, tmp_path: Path) -> None:
     bash = SHELLS[0]  # a bash -c has these on; the rc file turned them off
     write_rc(home, bash, "shopt -u sourcepath patsub_replacement; set +o braceexpand +h\n")

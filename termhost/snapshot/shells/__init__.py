@@ -88,11 +88,12 @@ def to_script(snapshot: Snapshot) -> str:
 def exec_script(snapshot: Snapshot, function_path: Callable[[int], str]) -> tuple[str, list[str]]:
     """The script `termhost exec` sources, and the files its function stubs load.
 
-    It is `to_script` but where the shell has stubs (bash), each function is one,
+    It is `to_script` but where the shell has stubs (bash, zsh), each function is one,
     loading the definition from `function_path(i)` (the i-th file returned) on its first
     call: an exec that calls no function parses none. What differs: `declare -f NAME`
-    shows the stub until NAME has run once, and during that first run the call stack
-    (FUNCNAME, `caller`) holds the stub's frame under the function's own.
+    (zsh: `functions NAME`) shows the stub until NAME has run once, and during that
+    first run the call stack (FUNCNAME, `caller`; zsh's funcstack) holds the stub's
+    frame under the function's own.
     """
     shell = language(snapshot.kind)
     definitions: list[str] = []
@@ -103,7 +104,7 @@ def exec_script(snapshot: Snapshot, function_path: Callable[[int], str]) -> tupl
             definitions.append(source)
         else:
             definitions.append(stub)
-            files.append(shell.deferred(source))
+            files.append(shell.deferred(snapshot, source))
     return _script(snapshot, definitions), files
 
 

@@ -127,7 +127,7 @@ class ShellLanguage(ABC):
         called and runs it; None where this shell's functions are defined at once."""
         return None
 
-    def deferred(self, source: str) -> str:
+    def deferred(self, snapshot: Snapshot, source: str) -> str:
         """The file a stub loads: the function's definition, as the shell printed it."""
         return f"{source}\n"
 
@@ -222,6 +222,15 @@ class AnsiCFamily(PosixFamily):
 
     def quote(self, value: str) -> str:
         return ansi_c(value)
+
+    def stub(self, name: str, path: str) -> str | None:
+        # Parsing a definition costs bash about 50 us and zsh 30: bash-completion's
+        # hundred functions, or oh-my-zsh's hundreds, would take longer than the rest of
+        # `termhost exec` together. A stub costs a fraction of that, and loading one
+        # function when it is called costs what defining it would have.
+        if FUNCTION_NAME.match(name) is None:
+            return None
+        return f'{name} () {{ . {self.quote(path)} && {name} "$@"; }}'
 
     def parse(self, sections: Mapping[str, list[str]]) -> Parsed:
         aliases, functions, options, off = super().parse(sections)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import FUNCTION_NAME, AnsiCFamily, words
+from termhost.snapshot.shells.base import AnsiCFamily, words
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -107,15 +107,7 @@ unset __th_login __th_f
         yield from functions
         yield from self.aliases(snapshot)
 
-    def stub(self, name: str, path: str) -> str | None:
-        # Parsing a definition costs bash about 50 us: bash-completion's hundred
-        # functions would take longer than the rest of `termhost exec` together. A stub
-        # is a fraction of that, and loading one function when called costs the same.
-        if FUNCTION_NAME.match(name) is None:
-            return None
-        return f'{name} () {{ . {self.quote(path)} && {name} "$@"; }}'
-
-    def deferred(self, source: str) -> str:
+    def deferred(self, snapshot: Snapshot, source: str) -> str:
         # The body was alias-expanded when the rc file defined it; by the time a stub
         # loads it, the aliases are defined again and would be expanded twice. exec
         # runs with expand_aliases on (run_argv), so that is the state restored.
