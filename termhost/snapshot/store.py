@@ -7,8 +7,8 @@ fsync, rename), so a reader sees the old snapshot or the new one, never half of 
 
 The `.sh` rendering is kept next to the JSON because the exec runner needs a file to
 source (`exec_argv` takes its path): it is `exec_script`'s, whose bash function stubs
-load their definitions from a directory `functions.TAG` beside it (a new TAG each time,
-the old directory removed once the new script is in place). The script is written
+load their definitions from a directory `functions.TAG` beside it (a new TAG each time;
+the previous one kept for an exec that began before, older ones removed). The script is written
 before the JSON, so a `snapshot.json` in place always has its script beside it. `load`
 reads the JSON only.
 """
@@ -38,6 +38,7 @@ def store(snapshot: Snapshot, directory: Path | str) -> Path:
     """Write `snapshot` into `directory` (created 0700 if missing); returns the JSON path."""
     directory = Path(directory)
     ensure_private_dir(directory)
+    earlier = sorted(directory.glob(f"{FUNCTIONS_PREFIX}*"), key=_age)
     functions = directory / f"{FUNCTIONS_PREFIX}{secrets.token_hex(4)}"
     script, files = exec_script(snapshot, lambda number: str(functions / str(number)))
     if files:
@@ -52,10 +53,18 @@ def store(snapshot: Snapshot, directory: Path | str) -> Path:
     data = json.dumps(snapshot.to_json(), indent=1, ensure_ascii=False).encode("utf-8")
     path = directory / JSON_NAME
     write_private(path, data + b"\n")
-    for old in directory.glob(f"{FUNCTIONS_PREFIX}*"):
-        if old != functions:
-            shutil.rmtree(old, ignore_errors=True)
+    # The previous generation stays: an exec that began with the script before this one
+    # may still load a function from it. Older ones go.
+    for old in earlier[:-1]:
+        shutil.rmtree(old, ignore_errors=True)
     return path
+
+
+def _age(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def load(path: Path | str) -> Snapshot:
