@@ -227,8 +227,9 @@ class AttachedClient:
         self._keys = Vt100Parser(self._pressed.append)
         self._escape_timer: asyncio.TimerHandle | None = None
         self._prefixed = False  # the prefix key was pressed: the next key is a binding
-        self.copying: CopySession | None = None
-        """Copy mode (C-b [) over a pane, which it shows frozen in its place."""
+        self._copies: dict[Pane, CopySession] = {}
+        """Copy mode (C-b [) of each pane in it, shown frozen in the pane's place. Each
+        pane keeps its own while another is active, as tmux's copy mode is a pane's."""
         self.actions = PrefixActions(self)
         self.mouse = MouseRouter(self)
         self._mouse_on = False
@@ -370,12 +371,11 @@ class AttachedClient:
 
     def relayout(self) -> None:
         """Panes or windows came or went: rebuild the layout, then redraw everything.
-        Copy mode ends if its pane went, left the window or changed size."""
-        copying = self.copying
-        if copying is not None and (
-            not copying.still_fits() or copying.pane is not self.session.active_window.active
-        ):
-            self.copying = None
+        A pane's copy mode ends if the pane went or changed size."""
+        panes = {pane for window in self.session.windows for pane in window.panes}
+        for pane, copying in list(self._copies.items()):
+            if pane not in panes or not copying.still_fits():
+                del self._copies[pane]
         self._apply_theme()
         self._apply_mouse()
         self._move_focus()
@@ -468,11 +468,11 @@ class AttachedClient:
             if self._labels(window) != "off":
                 overlay = self._pane_labels(placements, window) + overlay
             overlay = self._borders(placements, window) + overlay
-        copied = next((p for p in placements if self.is_copying(p.pane)), None)
-        if copied is not None and self.copying is not None:
+        for copied in [p for p in placements if p.pane in self._copies]:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copied)
-            overlay = copy_view.frame(self.copying.mode, copied, self._overlay_styles) + overlay
+            mode = self._copies[copied.pane].mode
+            overlay = copy_view.frame(mode, copied, self._overlay_styles) + overlay
         prompt = self._prompt
         cursor = None if prompt is None else Point(
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
@@ -698,11 +698,12 @@ class AttachedClient:
         """copy-mode (C-b [): the active pane's scrollback and screen, frozen, to move
         over, search, select and copy into a paste buffer (-u: a page up at once)."""
         pane = self.active()
-        if self.copying is None or self.copying.pane is not pane:
-            self.copying = CopySession(pane, self, self._copied,
-                                       keys=self.server.options.get("mode-keys"))
+        copying = self._copies.get(pane)
+        if copying is None:
+            copying = self._copies[pane] = CopySession(
+                pane, self, self._copied, keys=self.server.options.get("mode-keys"))
         if page_up:
-            self.copying.press("PageUp")
+            copying.press("PageUp")
         self._paint()
 
     def _copied(self, text: str) -> None:
@@ -719,14 +720,21 @@ class AttachedClient:
             self._output.write_raw(text)
             self._output.flush()
 
+    @property
+    def copying(self) -> CopySession | None:
+        """The copy mode of the active pane, which the keys go to, if it is in one."""
+        return self._copies.get(self.active()) if self.session.windows else None
+
     def is_copying(self, pane: Pane) -> bool:
-        return self.copying is not None and self.copying.pane is pane
+        return pane in self._copies
 
     def repaint(self) -> None:
         self._paint()
 
     def leave_copy_mode(self) -> None:
-        self.copying = None
+        """The active pane's copy mode ends (its keys said so)."""
+        if self.session.windows:
+            self._copies.pop(self.active(), None)
         self.relayout()  # the pane as it is now, live again
 
     def _view_key(self, view: TextView, name: str) -> None:
@@ -790,7 +798,7 @@ class AttachedClient:
 
     def _switch_session(self, session: Session) -> None:
         old, self.session = self.session, session
-        self.copying = None
+        self._copies.clear()
         if old is not session:
             self.last_session = old
             self.server.client_active(self)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import select
 import signal
 import subprocess
@@ -493,6 +494,35 @@ def test_copy_mode_scrolls_searches_selects_and_copies(env: dict[str, str]) -> N
         assert termhost(env, "show-buffer") == "57"
         outer.type(b"\x02]")  # and paste it into cat
         await outer.see(lambda s: s[9] == "57", "the copied line pasted, typed into cat")
+        await outer.detach()
+
+    asyncio.run(scenario())
+
+
+def test_copy_mode_is_each_panes_own_as_in_tmux(env: dict[str, str]) -> None:
+    """A pane left in copy mode stays in it while another pane is used, and is still in
+    it when selected again."""
+    async def scenario() -> None:
+        termhost(env, "new-session", "-d", "-s", "pp", "-x", "61", "-y", "10",
+                 "seq 1 50; exec cat")
+        termhost(env, "split-window", "-h", "-t", "pp", "exec cat")
+        termhost(env, "select-pane", "-t", "pp:0.0")
+        outer = await client(env, "attach", "-t", "pp", cols=61, rows=11)
+        await outer.see(lambda s: s[8].startswith("50"), "the left pane's output")
+
+        def indicator(screen: list[str]) -> bool:
+            return re.search(r"\[\d+/\d+\]$", screen[0][:30].rstrip()) is not None
+
+        outer.type(b"\x02[")  # copy mode in the left pane
+        await outer.see(indicator, "the left pane's position indicator")
+        outer.type(b"\x02o")  # the right pane, live: typing reaches cat
+        outer.type(b"typed\r")
+        await outer.see(lambda s: indicator(s) and any(line[31:].startswith("typed")
+                                                       for line in s), "both at once")
+        outer.type(b"\x02o")  # back to the left pane: still in copy mode, keys go to it
+        outer.type(b"q")
+        await outer.see(lambda s: not indicator(s) and s[8].startswith("50"),
+                        "the left pane live again")
         await outer.detach()
 
     asyncio.run(scenario())
