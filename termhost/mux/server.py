@@ -134,22 +134,21 @@ class Server:
             except FileNotFoundError:
                 pass
 
-    def session_of_pane(self, env: Mapping[str, str]) -> Session | None:
-        """The session a command runs in when it runs in one of our panes ($TERMHOST): a
-        verb given no -t targets it, as tmux targets the session of $TMUX."""
+    def where_from(self, env: Mapping[str, str]) -> tuple[Session | None, Pane | None]:
+        """The session and pane a command runs in when it runs in one of our panes, as
+        tmux reads $TMUX and $TMUX_PANE: the pane by $TERMHOST_PANE wherever it is now
+        (join-pane may have moved it), else the session $TERMHOST names."""
         inside = pane_variable(env)
         if inside is None or inside.socket != self.path or inside.server_pid != os.getpid():
-            return None
-        return next((s for s in self.sessions.values() if s.id == inside.session_id), None)
-
-    @staticmethod
-    def pane_of(session: Session | None, env: Mapping[str, str]) -> Pane | None:
-        """The pane of `session` a command runs in ($TERMHOST_PANE, `%ID`), if any."""
+            return None, None
         name = env.get(PANE_ID_VARIABLE)
-        if session is None or not name:
-            return None
-        return next((pane for window in session.windows for pane in window.panes
-                     if pane.name == name), None)
+        for session in self.sessions.values():
+            for window in session.windows:
+                for pane in window.panes:
+                    if pane.name == name:
+                        return session, pane
+        session_id = inside.session_id
+        return next((s for s in self.sessions.values() if s.id == session_id), None), None
 
     def environ_of(self, session: Session) -> dict[str, str]:
         """The environment new panes of `session` start with."""
@@ -610,8 +609,7 @@ class Server:
                 env = decode_environ(frame.payload)
                 context.force_256 = env.pop(FORCE_256_VARIABLE, None) is not None
                 context.env = env
-                context.session = self.session_of_pane(env)
-                context.pane = self.pane_of(context.session, env)
+                context.session, context.pane = self.where_from(env)
             elif frame.type is FrameType.CWD:
                 context.cwd = os.fsdecode(frame.payload) or None
             elif frame.type is FrameType.TTY:
