@@ -222,32 +222,46 @@ def test_awkward_values_round_trip_byte_for_byte(shell: Shell, home: Path, tmp_p
     assert load(tmp_path / "store" / "snapshot.json") == snapshot
 
 
-BASH_FUNCTIONS = """\
+LAZY_FUNCTIONS = {
+    # kind: (rc file, how the shell prints a function, whether aliases are on)
+    "bash": ("""\
 case $- in *i*) ;; *) return;; esac
-alias echo='echo [a]'
+alias echo='echo A:'
 say() { echo "$@"; }
 set_caller() { printf -v "$1" '%s' "set by $FUNCNAME"; }
 countdown() { if (( $1 > 0 )); then printf '%s ' "$1"; countdown $(( $1 - 1 )); else echo go; fi; }
 fails() { return 3; }
-"""
+""", "declare -f", "shopt -q expand_aliases"),
+    "zsh": ("""\
+alias echo='echo A:'
+say() { echo "$@" }
+set_caller() { typeset -g "$1"="set by $0" }
+countdown() { if (( $1 > 0 )); then printf '%s ' "$1"; countdown $(( $1 - 1 )); else echo go; fi }
+fails() { return 3 }
+""", "functions", "[[ -o aliases ]]"),
+}
 
 
-def test_bash_functions_are_defined_when_first_called(home: Path, tmp_path: Path) -> None:
-    bash = SHELLS[0]
-    write_rc(home, bash, BASH_FUNCTIONS)
-    snapshot = asyncio.run(capture(shell_path(bash), env=environment(home)))
+@pytest.mark.parametrize("kind", sorted(LAZY_FUNCTIONS))
+def test_functions_are_defined_when_first_called(kind: str, home: Path, tmp_path: Path) -> None:
+    shell = next(shell for shell in SHELLS if shell.kind == kind)
+    rc, show, aliases_on = LAZY_FUNCTIONS[kind]
+    write_rc(home, shell, rc)
+    snapshot = asyncio.run(capture(shell_path(shell), env=environment(home)))
     script = store(snapshot, tmp_path / "store").with_name(SCRIPT_NAME)
 
     result = run(snapshot, script, "\n".join([
-        "declare -f countdown | grep -c go",  # a stub until called: no body yet
+        f"{show} countdown | grep -c go",  # a stub until called: no body yet
         "countdown 3",
-        "declare -f countdown | grep -c go",
-        'say hi',  # the body's alias was expanded once, when the rc file defined it
+        f"{show} countdown | grep -c go",
+        "say hi",  # the body's alias was expanded once, when the rc file defined it
         'set_caller v; echo "$v"',  # the function runs in this shell, not a subshell
         'fails; echo "status $?"',
+        f"{aliases_on} && echo aliases",  # as they were before the stub loaded one
     ]), home)
     assert result.stdout.decode() == (
-        "0\n3 2 1 [a] go\n1\n[a] hi\n[a] set by set_caller\n[a] status 3\n"), result.stderr
+        "0\n3 2 1 A: go\n1\nA: hi\nA: set by set_caller\nA: status 3\nA: aliases\n"
+    ), result.stderr
 
     # Storing again (a refresh) keeps the previous definitions for an exec that began
     # with them, and no older ones; all private.
@@ -260,35 +274,7 @@ def test_bash_functions_are_defined_when_first_called(home: Path, tmp_path: Path
         assert len(list(directory.iterdir())) == len(snapshot.functions)
         assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in directory.iterdir())
         assert stat.S_IMODE(directory.stat().st_mode) == 0o700
-    assert run(snapshot, script, "say again", home).stdout == b"[a] again\n"
-
-
-ZSH_FUNCTIONS = """\
-alias echo='echo A:'
-say() { echo "$@" }
-set_caller() { typeset -g "$1"="set by $0" }
-countdown() { if (( $1 > 0 )); then printf '%s ' "$1"; countdown $(( $1 - 1 )); else echo go; fi }
-fails() { return 3 }
-"""
-
-
-def test_zsh_functions_are_defined_when_first_called(home: Path, tmp_path: Path) -> None:
-    zsh = SHELLS[1]
-    write_rc(home, zsh, ZSH_FUNCTIONS)
-    snapshot = asyncio.run(capture(shell_path(zsh), env=environment(home)))
-    script = store(snapshot, tmp_path / "store").with_name(SCRIPT_NAME)
-    result = run(snapshot, script, "\n".join([
-        "functions countdown | grep -c go",  # a stub until called: no body yet
-        "countdown 3",
-        "functions countdown | grep -c go",
-        "say hi",  # the body's alias was expanded once, when the rc file defined it
-        'set_caller v; echo "$v"',
-        'fails; echo "status $?"',
-        "[[ -o aliases ]] && echo aliases",
-    ]), home)
-    assert result.stdout.decode() == (
-        "0\n3 2 1 A: go\n1\nA: hi\nA: set by set_caller\nA: status 3\nA: aliases\n"
-    ), result.stderr
+    assert run(snapshot, script, "say again", home).stdout == b"A: again\n"
 
 
 def test_bash_options_the_rc_file_turned_off_stay_off(home: Path, tmp_path: Path) -> None:
