@@ -104,7 +104,7 @@ def exec_script(snapshot: Snapshot, function_path: Callable[[int], str]) -> tupl
             definitions.append(source)
         else:
             definitions.append(stub)
-            files.append(shell.deferred(snapshot, source))
+            files.append(shell.deferred(snapshot, name, source))
     return _script(snapshot, definitions), files
 
 

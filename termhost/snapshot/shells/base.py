@@ -127,8 +127,9 @@ class ShellLanguage(ABC):
         called and runs it; None where this shell's functions are defined at once."""
         return None
 
-    def deferred(self, snapshot: Snapshot, source: str) -> str:
-        """The file a stub loads: the function's definition, as the shell printed it."""
+    def deferred(self, snapshot: Snapshot, name: str, source: str) -> str:
+        """The file a stub loads: the definition of function `name` as the shell printed
+        it, then a call of it with the stub's arguments (a sourced file has its caller's)."""
         return f"{source}\n"
 
     def validate_body(self, path: str) -> str:
@@ -228,9 +229,11 @@ class AnsiCFamily(PosixFamily):
         # hundred functions, or oh-my-zsh's hundreds, would take longer than the rest of
         # `termhost exec` together. A stub costs a fraction of that, and loading one
         # function when it is called costs what defining it would have.
+        # The stub is as short as it can be (its file ends by calling the function,
+        # `deferred`), and the path in plain quotes, which bash reads faster than $'...'.
         if FUNCTION_NAME.match(name) is None:
             return None
-        return f'{name} () {{ . {self.quote(path)} && {name} "$@"; }}'
+        return f"{name} () {{ . {posix_quote(path)}; }}"
 
     def parse(self, sections: Mapping[str, list[str]]) -> Parsed:
         aliases, functions, options, off = super().parse(sections)

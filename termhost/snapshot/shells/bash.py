@@ -107,12 +107,14 @@ unset __th_login __th_f
         yield from functions
         yield from self.aliases(snapshot)
 
-    def deferred(self, snapshot: Snapshot, source: str) -> str:
+    def deferred(self, snapshot: Snapshot, name: str, source: str) -> str:
         # The body was alias-expanded when the rc file defined it; by the time a stub
         # loads it, the aliases are defined again and would be expanded twice. exec
         # runs with expand_aliases on (run_argv), so that is the state restored.
         # `builtin`: an rc file may well define a function of its own called shopt.
-        return f"builtin shopt -u expand_aliases\n{source}\nbuiltin shopt -s expand_aliases\n"
+        # `\name`: the call is read with aliases on again, and must not be one.
+        return (f"builtin shopt -u expand_aliases\n{source}\nbuiltin shopt -s expand_aliases\n"
+                f'\\{name} "$@"\n')
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         # Aliases expand in a non-interactive bash only with expand_aliases, and bash

@@ -79,11 +79,12 @@ class Zsh(AnsiCFamily):
             flags = f"{flag} " if flag else ""
             yield f"alias {flags}-- {self.name(name)}={self.quote(value)}"
 
-    def deferred(self, snapshot: Snapshot, source: str) -> str:
+    def deferred(self, snapshot: Snapshot, name: str, source: str) -> str:
         # As bash's: no alias expanded a second time while the definition is read (zsh
         # reads a sourced file a command at a time), then aliases as the snapshot has them.
         restore = "unsetopt" if "noaliases" in snapshot.options else "setopt"
-        return f"builtin unsetopt aliases\n{source}\nbuiltin {restore} aliases\n"
+        return (f"builtin unsetopt aliases\n{source}\nbuiltin {restore} aliases\n"
+                f'\\{name} "$@"\n')
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "-f", "-c", body]
