@@ -49,9 +49,8 @@ from termhost.mux.pane import Pane
 from termhost.terminal.keys import encode_key, encode_paste
 from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
-from termhost.ui import copy_view
+from termhost.ui import borders, copy_view
 from termhost.ui.actions import PrefixActions
-from termhost.ui.borders import junctions
 from termhost.ui.choose_tree import ChooseTree
 from termhost.ui.colours import (
     TRUE_COLOUR,
@@ -479,35 +478,20 @@ class AttachedClient:
         self.painter.paint(placements, window.active, only, overlay, cursor)
 
     def _borders(self, placements: list[Placement], window: model.Window) -> str:
-        """What prompt_toolkit's straight, one-colour borders lack: the active pane's in
-        the active border's colour (green by default), as tmux tells the active pane
-        apart, and the junction glyphs where borders meet (borders.py)."""
+        """What prompt_toolkit's straight, one-colour borders lack (borders.py): the
+        active pane's in the active border's colour (green by default), as tmux tells
+        the active pane apart, and the junction glyphs where borders meet; the line of
+        labels (pane-border-status) is no pane's, a border the others end in."""
         if len(placements) < 2:
             return ""
         root = window.layout
         bottom = min(root.y + root.height, self.size.rows - self._status_shown())
         area = (root.x, root.y, min(root.width, self.size.columns - root.x), bottom - root.y)
-        # The line of labels (pane-border-status) is no pane's: a border others end in.
-        joints = junctions(((p.x, p.y, p.width, p.height) for p in placements), area)
+        active = next(((p.x, p.y, p.width, p.height) for p in placements
+                       if p.pane is window.active), None)
         styles = self._overlay_styles
-        cells = {cell: (styles.border, glyph) for cell, glyph in joints.items()}
-        active = next((p for p in placements if p.pane is window.active), None)
-        if active is not None:
-            for x in (active.x - 1, active.x + active.width):
-                if root.x <= x < root.x + area[2]:
-                    for y in range(active.y, min(active.y + active.height, bottom)):
-                        cells[(x, y)] = (styles.active_border, joints.get((x, y), "│"))
-            for y in (active.y - 1, active.y + active.height):
-                if root.y <= y < bottom:
-                    for x in range(active.x, min(active.x + active.width, self.size.columns)):
-                        cells[(x, y)] = (styles.active_border, joints.get((x, y), "─"))
-        out, last = [], None
-        for (x, y), (style, glyph) in sorted(cells.items(), key=lambda item: item[0][::-1]):
-            if last != (x - 1, y, style):  # a run goes on without moving or restyling
-                out.append(f"\x1b[{y + 1};{x + 1}H{style}")
-            out.append(glyph)
-            last = (x, y, style)
-        return "".join(out) + "\x1b[0m" if out else ""
+        panes = [(p.x, p.y, p.width, p.height) for p in placements]
+        return borders.overlay(panes, active, area, styles.border, styles.active_border)
 
     def _labels(self, window: model.Window | None) -> str:
         """pane-border-status of `window`: off, top or bottom."""

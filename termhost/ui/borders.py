@@ -4,7 +4,8 @@ prompt_toolkit draws the borders as the padding of its splits, a straight `│` 
 each, so a cell where two borders meet shows whichever run was drawn last. The client
 writes the right glyph over those cells, from the panes' rectangles alone: a border cell
 is one no pane covers, and its glyph follows from which of its four neighbours are
-border cells too.
+border cells too. The same overlay draws the active pane's borders in their own colour.
+Both depend on the layout alone, so a frame reuses the string the last one built.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-__all__ = ["Rect", "junctions"]
+__all__ = ["Rect", "junctions", "overlay"]
 
 Rect = tuple[int, int, int, int]
 """x, y, width, height of a pane (or of the window's area), in cells."""
@@ -54,3 +55,36 @@ def _junctions(panes: tuple[Rect, ...], area: Rect) -> dict[tuple[int, int], str
             if glyph is not None:
                 found[(x, y)] = glyph
     return found
+
+
+def overlay(panes: Iterable[Rect], active: Rect | None, area: Rect, border: str,
+            active_border: str) -> str:
+    """What the client writes over prompt_toolkit's borders in `area`: the junctions in
+    the `border` style (SGR), and the borders around `active` in `active_border`."""
+    return _overlay(tuple(sorted(panes)), active, area, border, active_border)
+
+
+@functools.lru_cache(maxsize=32)
+def _overlay(panes: tuple[Rect, ...], active: Rect | None, area: Rect, border: str,
+             active_border: str) -> str:
+    left, top, width, height = area
+    joints = _junctions(panes, area)
+    cells = {cell: (border, glyph) for cell, glyph in joints.items()}
+    if active is not None:
+        x0, y0, w, h = active
+        for x in (x0 - 1, x0 + w):
+            if left <= x < left + width:
+                for y in range(y0, min(y0 + h, top + height)):
+                    cells[(x, y)] = (active_border, joints.get((x, y), "│"))
+        for y in (y0 - 1, y0 + h):
+            if top <= y < top + height:
+                for x in range(x0, min(x0 + w, left + width)):
+                    cells[(x, y)] = (active_border, joints.get((x, y), "─"))
+    out: list[str] = []
+    last = None
+    for (x, y), (style, glyph) in sorted(cells.items(), key=lambda item: item[0][::-1]):
+        if last != (x - 1, y, style):  # a run goes on without moving or restyling
+            out.append(f"\x1b[{y + 1};{x + 1}H{style}")
+        out.append(glyph)
+        last = (x, y, style)
+    return "".join(out) + "\x1b[0m" if out else ""
