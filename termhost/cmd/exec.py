@@ -37,7 +37,7 @@ def _parser() -> VerbParser:
     parser = VerbParser(prog=_PROG, description="Run a command in a session's environment "
                         "snapshot, without an interactive shell or its startup files.")
     parser.add_argument("-t", dest="target", metavar="SESSION",
-                        help="the session (default: the most recent)")
+                        help="the session (default: the one this runs in, else the most recent)")
     parser.add_argument("--cwd", metavar="DIR",
                         help="where the command runs (default: the snapshot's directory)")
     parser.add_argument("command", nargs="+", metavar="-- COMMAND", help="what to run")

@@ -28,7 +28,7 @@ def _parser() -> VerbParser:
     parser = VerbParser(prog=_PROG, description="Print the environment a session's shell "
                         "built from its startup files, as a script to source or as JSON.")
     parser.add_argument("-t", dest="target", metavar="SESSION",
-                        help="the session (default: the most recent)")
+                        help="the session (default: the one this runs in, else the most recent)")
     parser.add_argument("--format", choices=("sh", "json"), default="sh",
                         help="a script in the shell's language (default), or JSON")
     parser.add_argument("--refresh", action="store_true", help="take a new one first")
