@@ -31,14 +31,6 @@ REPORT_PREFIX = b"\x00"
 EXIT_FAILED = 127
 PR_SET_PDEATHSIG = 1
 DEFAULT_PATH = b"/bin:/usr/bin"
-PTY_DEFAULT_SIGNALS = (
-    _signal.SIGCHLD,
-    _signal.SIGHUP,
-    _signal.SIGINT,
-    _signal.SIGQUIT,
-    _signal.SIGTERM,
-    _signal.SIGALRM,
-)
 
 
 class _Control:
@@ -93,6 +85,7 @@ def _setup_and_exec(control: _Control, fields: list[bytes]) -> NoReturn:
         raise ValueError("bad mode or kept fd")
 
     posix.set_inheritable(control.fd, False)
+    _default_signals()
     if mode == b"pty":
         _become_terminal_session()
     else:
@@ -103,23 +96,29 @@ def _setup_and_exec(control: _Control, fields: list[bytes]) -> NoReturn:
     _die_with_parent(parent_pid)
     _close_on_exec_except(keep)
     env = _read_environment(control.fd)
-    # CPython ignores these two; an ignored signal survives exec.
-    _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
-    _signal.signal(_signal.SIGXFSZ, _signal.SIG_DFL)
     control.send_prefix()
     if cwd != b".":
         posix.chdir(cwd)
     _execvpe(program, argv, env)
 
 
+def _default_signals() -> None:
+    """Every signal at its default and none blocked, in both modes: an ignored signal
+    survives exec. CPython ignores SIGPIPE and SIGXFSZ itself, and whatever started
+    termhost may have ignored more (a background job ignores SIGINT and SIGQUIT)."""
+    for signum in range(1, _signal.NSIG):
+        try:
+            _signal.signal(signum, _signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass  # SIGKILL, SIGSTOP and glibc's own 32 and 33 cannot be set
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
+
+
 def _become_terminal_session() -> None:
-    """Default interactive signals, empty mask, new session, fd 0 as controlling tty."""
+    """New session, fd 0 as controlling tty."""
     import fcntl
     import termios
 
-    for signum in PTY_DEFAULT_SIGNALS:
-        _signal.signal(signum, _signal.SIG_DFL)
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
     posix.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 

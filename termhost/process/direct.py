@@ -1,15 +1,14 @@
 """The fallback launch: posix_spawn the target itself, when the helper cannot be used.
 
 Still a new session, and in pty mode still the PTY as controlling terminal (the session
-leader opens the slave by path as fd 0), with the interactive signals defaulted and an
-empty mask. What it cannot do without running code in the child: the parent-death signal,
-and closing fds that some library left inheritable (Python's own are close-on-exec).
+leader opens the slave by path as fd 0); like every spawn here, only the fds asked for,
+every signal at its default and none blocked (native.py). What it cannot do without
+running code in the child: the parent-death signal.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 
 from termhost.process.child import Child
 from termhost.process.command import Command, EncodedCommand, resolve_program
@@ -18,28 +17,17 @@ from termhost.process.native import spawn_native
 
 __all__ = ["spawn_direct"]
 
-_PTY_DEFAULT_SIGNALS = (
-    signal.SIGCHLD,
-    signal.SIGHUP,
-    signal.SIGINT,
-    signal.SIGQUIT,
-    signal.SIGTERM,
-    signal.SIGALRM,
-)
-
 
 def spawn_direct(command: Command | EncodedCommand, setup: Setup) -> Child:
     """Start `command` with posix_spawn in a new session."""
     encoded = command.encode() if isinstance(command, Command) else command
     program = resolve_program(encoded)
-    signals: tuple[int, ...] = ()
     tty: bytes | None = None
     if setup is Setup.PTY:
         stdin = encoded.stdio[0]
         if stdin is None or not os.isatty(stdin):
             raise ValueError("pty mode needs a terminal as stdin")
         tty = os.fsencode(os.ttyname(stdin))
-        signals = _PTY_DEFAULT_SIGNALS
     pid = spawn_native(
         program,
         encoded.argv,
@@ -49,7 +37,5 @@ def spawn_direct(command: Command | EncodedCommand, setup: Setup) -> Child:
         cwd=encoded.cwd,
         controlling_tty=tty,
         setsid=True,
-        setsigdef=signals,
-        clear_sigmask=setup is Setup.PTY,
     )
     return Child(pid, launcher="direct")

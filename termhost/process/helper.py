@@ -30,12 +30,13 @@ _REPORT_LIMIT = 6  # prefix + errno is 5 bytes; a sixth byte proves the report i
 
 
 class Setup(enum.Enum):
-    """What the helper does in the child before exec."""
+    """What the helper does in the child before exec, besides what every launch gets
+    (only the fds asked for, every signal at its default, none blocked)."""
 
     PIPE = "pipe"
     """New session, no controlling terminal, SIGTERM when the parent dies."""
     PTY = "pty"
-    """New session with fd 0 as controlling terminal, default signals, parent-death kill."""
+    """New session with fd 0 as controlling terminal, parent-death kill."""
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,15 @@
 """posix_spawn with our fds and cwd in place: the one way this package starts a process.
 
 The server is threaded, so it never runs Python between fork and exec; glibc's
-posix_spawn (CLONE_VFORK) runs only the kernel-level steps listed here. Python makes
-every fd close-on-exec, so the child gets exactly the fds these actions name.
+posix_spawn (CLONE_VFORK) runs only the kernel-level steps listed here.
+
+What a child gets does not depend on what termhost inherited. Python makes its own fds
+close-on-exec, but whoever started termhost may have left some open without the flag
+(`exec 7</dev/null` in a shell, a CI runner's pipes): every fd above 2 that is not kept
+is closed in the child, whatever its flag says. Likewise every signal is at its default
+and none is blocked: a background job (`cmd &`, nohup) starts termhost with SIGINT and
+SIGQUIT ignored, and an ignored signal survives exec, so a shell in a pane would shrug
+off C-c. tmux resets every signal in its children for the same reason.
 
 This calls libc through ctypes rather than `os.posix_spawn`, because the latter has no
 chdir action (glibc's `posix_spawn_file_actions_addchdir_np`), and a pane or a capture
@@ -29,12 +36,11 @@ _OPAQUE_SIZE = 1024  # larger than glibc's posix_spawnattr_t (336) and file acti
 _SIGSET_WORDS = 128 // ctypes.sizeof(ctypes.c_ulong)
 _WORD_BITS = 8 * ctypes.sizeof(ctypes.c_ulong)
 
-# Signals every child gets at their defaults, whatever the caller asks: an ignored signal
-# survives exec, and these are ignored here for reasons of ours, not the user's. CPython
-# ignores SIGPIPE and SIGXFSZ. 32 and 33 are glibc's own (SIGCANCEL, SIGSETXID): its
-# posix_spawn sets them to SIG_IGN in the child when the parent has handlers for them
-# (sigaddset refuses them, hence `_sigset` sets bits directly).
-_ALWAYS_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, 32, 33)
+# Every signal, glibc's own 32 and 33 (SIGCANCEL, SIGSETXID) included: its posix_spawn
+# sets those to SIG_IGN in the child when the parent has handlers for them unless they
+# are in this set (sigaddset refuses them, hence `_sigset` sets bits directly).
+# SIGKILL and SIGSTOP cannot be changed; glibc skips them.
+_ALL_SIGNALS = range(1, signal.NSIG)
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _Opaque = ctypes.c_char * _OPAQUE_SIZE
@@ -58,6 +64,11 @@ _fa_open = _function(
     ctypes.c_uint,
 )
 _fa_chdir = _function("posix_spawn_file_actions_addchdir_np", _p, ctypes.c_char_p)
+# glibc >= 2.34; before it, the fds open at the spawn are closed one by one.
+_fa_closefrom = (
+    _function("posix_spawn_file_actions_addclosefrom_np", _p, ctypes.c_int)
+    if hasattr(_libc, "posix_spawn_file_actions_addclosefrom_np") else None
+)
 _attr_init = _function("posix_spawnattr_init", _p)
 _attr_destroy = _function("posix_spawnattr_destroy", _p)
 _attr_flags = _function("posix_spawnattr_setflags", _p, ctypes.c_short)
@@ -80,10 +91,9 @@ def spawn_native(
     controlling_tty: bytes | None = None,
     setsid: bool = False,
     setpgroup: int | None = None,
-    setsigdef: Iterable[int] = (),
-    clear_sigmask: bool = False,
 ) -> int:
-    """Start `path` with `stdio` as its fds 0-2 and `keep_fds` under their own numbers.
+    """Start `path` with `stdio` as its fds 0-2 and `keep_fds` under their own numbers,
+    and no other fd; every signal at its default, none blocked.
 
     A stdio source that is itself one of 0-2 (a parent whose stdin was closed gets its
     next pipe at fd 0) is first copied above 2, so one dup2 cannot clobber another's
@@ -94,11 +104,12 @@ def spawn_native(
     """
     actions, attributes = _Opaque(), _Opaque()
     temporaries: list[int] = []
+    kept = set(keep_fds)
     _check(_fa_init(actions))
     try:
         _check(_attr_init(attributes))
         try:
-            for fd in keep_fds:
+            for fd in kept:
                 # dup2 onto itself clears close-on-exec in the child only (glibc >= 2.29).
                 _check(_fa_dup2(actions, fd, fd))
             for target, source in enumerate(stdio):
@@ -112,9 +123,10 @@ def spawn_native(
                     source = fcntl.fcntl(source, fcntl.F_DUPFD_CLOEXEC, 3)
                     temporaries.append(source)
                 _check(_fa_dup2(actions, source, target))
+            _close_the_rest(actions, kept)
             if cwd is not None:
                 _check(_fa_chdir(actions, cwd))
-            _set_attributes(attributes, setsid, setpgroup, tuple(setsigdef), clear_sigmask)
+            _set_attributes(attributes, setsid, setpgroup)
             pid = ctypes.c_int()
             argv_array = (ctypes.c_char_p * (len(argv) + 1))(*argv, None)
             entries = [key + b"=" + value for key, value in env.items()]
@@ -131,23 +143,32 @@ def spawn_native(
             os.close(fd)
 
 
+def _close_the_rest(actions: ctypes.Array[ctypes.c_char], kept: set[int]) -> None:
+    """Close, in the child, every fd above 2 but `kept`: the gaps between kept fds one by
+    one, everything above the highest at once (closefrom)."""
+    highest = max(kept, default=2)
+    for fd in range(3, highest):
+        if fd not in kept:
+            _check(_fa_close(actions, fd))  # an fd that is not open is skipped by glibc
+    if _fa_closefrom is not None:
+        _check(_fa_closefrom(actions, highest + 1))
+        return
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) > highest:
+            _check(_fa_close(actions, int(name)))
+
+
 def _set_attributes(
-    attributes: ctypes.Array[ctypes.c_char],
-    setsid: bool,
-    setpgroup: int | None,
-    setsigdef: tuple[int, ...],
-    clear_sigmask: bool,
+    attributes: ctypes.Array[ctypes.c_char], setsid: bool, setpgroup: int | None
 ) -> None:
-    flags = _SETSIGDEF
-    _check(_attr_sigdefault(attributes, _sigset((*setsigdef, *_ALWAYS_DEFAULT_SIGNALS))))
+    flags = _SETSIGDEF | _SETSIGMASK
+    _check(_attr_sigdefault(attributes, _sigset(_ALL_SIGNALS)))
+    _check(_attr_sigmask(attributes, _sigset(())))
     if setsid:
         flags |= _SETSID
     if setpgroup is not None:
         flags |= _SETPGROUP
         _check(_attr_pgroup(attributes, setpgroup))
-    if clear_sigmask:
-        flags |= _SETSIGMASK
-        _check(_attr_sigmask(attributes, _sigset(())))
     _check(_attr_flags(attributes, flags))
 
 

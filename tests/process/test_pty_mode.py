@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -44,27 +41,6 @@ def run_in_pty(command: Command, launcher: str) -> tuple[str, int]:
     return asyncio.run(scenario())
 
 
-def status_field(status: str, name: str) -> int:
-    for line in status.splitlines():
-        if line.startswith(name + ":"):
-            return int(line.split()[1], 16)
-    raise AssertionError(f"{name} not in /proc status")
-
-
-@contextmanager
-def parent_ignoring_and_blocking() -> Iterator[None]:
-    """Make this (parent) process ignore and block signals a pane must not inherit."""
-    ignored = (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGHUP)
-    previous = {s: signal.signal(s, signal.SIG_IGN) for s in ignored}
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
 LAUNCHERS = ["helper", "direct"]
 
 
@@ -90,17 +66,6 @@ def test_the_child_leads_a_session_whose_terminal_is_the_pty(launcher: str) -> N
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)
-def test_no_signal_is_ignored_or_blocked_even_when_the_parent_ignores_them(
-    launcher: str,
-) -> None:
-    with parent_ignoring_and_blocking():
-        output, code = run_in_pty(Command("cat", ["/proc/self/status"], env=BASE_ENV), launcher)
-    assert code == 0
-    assert status_field(output, "SigIgn") == 0
-    assert status_field(output, "SigBlk") == 0
-
-
-@pytest.mark.parametrize("launcher", LAUNCHERS)
 def test_the_environment_is_exactly_what_was_passed(launcher: str) -> None:
     env = {"PATH": "/usr/bin:/bin", "ONLY": "this", "EMPTY": ""}
     output, code = run_in_pty(Command("cat", ["/proc/self/environ"], env=env), launcher)
@@ -116,27 +81,6 @@ def test_terminal_tests_and_dev_tty_work(launcher: str) -> None:
     )
     output, code = run_in_pty(command, launcher)
     assert (output, code) == ("ok\r\n30 100\r\n", 0)
-
-
-@pytest.mark.parametrize("launcher", LAUNCHERS)
-def test_pipe_mode_resets_the_signals_cpython_ignores(launcher: str) -> None:
-    async def scenario() -> str:
-        read_end, write_end = os.pipe()
-        command = Command("cat", ["/proc/self/status"], env=BASE_ENV, stdout=write_end)
-        if launcher == "helper":
-            child = await spawn(command)
-        else:
-            child = spawn_direct(command, Setup.PIPE)
-        os.close(write_end)
-        output = read_to_eof(read_end)
-        os.close(read_end)
-        await child.wait()
-        assert child.launcher == launcher
-        return output.decode()
-
-    # pytest's own interpreter ignores SIGPIPE and SIGXFSZ, as every CPython does.
-    assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN
-    assert status_field(asyncio.run(scenario()), "SigIgn") == 0
 
 
 def test_pipe_mode_has_no_controlling_terminal() -> None:

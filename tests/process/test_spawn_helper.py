@@ -187,8 +187,11 @@ def test_only_the_requested_fds_are_inherited() -> None:
     os.set_inheritable(stray_w, True)
 
     async def scenario() -> set[int]:
-        child = await spawn(Command("sleep", ["30"], env=BASE_ENV, keep_fds=[kept_w]))
+        # Read once the program runs its own code: before, the loader may hold fd 3.
+        child = await spawn(Command("sh", ["-c", "kill -STOP $$"], env=BASE_ENV,
+                                    keep_fds=[kept_w]))
         try:
+            await eventually(lambda: process_state(child.pid) == "T", what="sh to stop")
             return {int(fd) for fd in os.listdir(f"/proc/{child.pid}/fd")}
         finally:
             child.kill()
