@@ -15,6 +15,8 @@ from typing import TypeVar
 
 import pytest
 
+from termhost.process.groups import group_members
+
 T = TypeVar("T")
 
 DEADLINE = 10.0
@@ -120,22 +122,6 @@ def children_of(pid: int) -> list[int]:
         except FileNotFoundError:
             continue
     return found
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes whose process group is `pgid`, from /proc/*/stat."""
-    members = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:  # gone while we looked
-            continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            members.append(int(entry))
-    return members
 
 
 def kill_group_members(pgid: int) -> None:

@@ -6,7 +6,7 @@ watches them through pidfds on the event loop.
 
 from __future__ import annotations
 
-from termhost.process.capture import CaptureGuard, OutputTooLarge
+from termhost.process.capture import GRACE, CaptureGuard, OutputTooLarge
 from termhost.process.child import Child
 from termhost.process.command import MAX_ENV_BYTES, Command
 from termhost.process.groups import (
@@ -23,6 +23,7 @@ from termhost.process.pty_pair import PtyPair, get_window_size, open_pty, set_wi
 from termhost.process.status import ExitStatus
 
 __all__ = [
+    "GRACE",
     "MAX_ENV_BYTES",
     "CaptureGuard",
     "Child",

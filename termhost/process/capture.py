@@ -3,8 +3,15 @@
 A capture (a shell sourcing the user's startup files to report its state) can leave
 helpers behind in its group: some on purpose (ssh-agent), some by accident (a hung
 `read`). While the guard is armed, leaving the `async with` block (an error, a timeout,
-cancellation) kills the whole group; `preserve_helpers()`, once the output proved good,
+cancellation) ends the whole group; `preserve_helpers()`, once the output proved good,
 lets them live.
+
+Ending it is a request before it is a kill, unlike the seed's immediate SIGKILL: the
+group gets SIGHUP, then SIGTERM (each with SIGCONT, so that a stopped member wakes to
+take it), `grace` seconds in all to go, and only then SIGKILL. Startup files take locks
+and remove them in traps: pyenv's rehash creates a lock file with noclobber and deletes
+it on exit. A capture killed outright leaves the lock behind, and every shell on the
+machine then waits for it. Nothing of the capture outlives the guard either way.
 
 The leader is never reaped while the guard is armed: its exit is observed with
 `waitid(WNOWAIT)`, so its pid, and with it the group id, cannot be reused, and the final
@@ -17,16 +24,20 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
+import signal
 from types import TracebackType
 
 from termhost.process.child import Child
 from termhost.process.command import Command, resolve_program
 from termhost.process.fdwait import wait_readable
-from termhost.process.groups import kill_process_group
+from termhost.process.groups import group_members, kill_process_group, signal_process_group
 from termhost.process.native import spawn_native
 from termhost.process.status import ExitStatus
 
-__all__ = ["CaptureGuard", "OutputTooLarge"]
+__all__ = ["GRACE", "CaptureGuard", "OutputTooLarge"]
+
+GRACE = 1.0
+"""Seconds a capture being ended has to clean up (its traps run) before SIGKILL."""
 
 
 class OutputTooLarge(OSError):
@@ -41,8 +52,9 @@ class CaptureGuard:
     `capture.stdout` unless the command names one.
     """
 
-    def __init__(self, command: Command) -> None:
+    def __init__(self, command: Command, *, grace: float = GRACE) -> None:
         self.command = command
+        self.grace = grace
         self.child: Child | None = None
         self.stdout: int | None = None
         self._armed = False
@@ -149,22 +161,54 @@ class CaptureGuard:
         self._armed = False
 
     async def close(self) -> None:
-        """Kill the group if still armed, then reap the leader (now, or in the background)."""
+        """End the group if still armed (asked, then killed), then reap the leader (now,
+        or in the background if cancelled while waiting for it)."""
         if self.stdout is not None:
             os.close(self.stdout)
             self.stdout = None
         child = self.child
         if child is None:
             return
-        if self._armed:
-            self._armed = False
-            kill_process_group(child.pid)
-            try:
+        try:
+            if self._armed:
+                self._armed = False
+                try:
+                    await self._ask_to_end(child)
+                finally:  # cancelled while asking too: what is left goes at once
+                    kill_process_group(child.pid)
                 await child.wait()
-            except asyncio.CancelledError:
-                child.close()  # cancelled again while reaping: the reaper finishes it
-                raise
-        child.close()
+        finally:
+            child.close()
+
+    async def _ask_to_end(self, child: Child) -> None:
+        """Ask the group to end, and wait up to `grace` seconds for every member (the
+        unreaped leader aside) to be gone.
+
+        SIGHUP first, as when a terminal goes away (what shells and their traps expect),
+        then SIGTERM to whatever is left half-way through, each with a SIGCONT so that
+        stopped members wake to take it. Not both at once: bash, given a second fatal
+        signal while its EXIT trap runs for the first, dies without finishing the trap.
+        """
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            signal_process_group(child.pid, signum)
+            signal_process_group(child.pid, signal.SIGCONT)
+            if await self._group_ended(child, self.grace / 2):
+                return
+
+    @staticmethod
+    async def _group_ended(child: Child, seconds: float) -> bool:
+        """Whether every member of the group but the leader's zombie is gone within
+        `seconds`."""
+        try:
+            async with asyncio.timeout(seconds):
+                await child.exited()
+                delay = 0.002
+                while group_members(child.pid):
+                    await asyncio.sleep(delay)  # no event says a group emptied: poll /proc
+                    delay = min(delay * 2, 0.05)
+        except TimeoutError:
+            return False
+        return True
 
     def _started(self) -> Child:
         if self.child is None:

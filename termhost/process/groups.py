@@ -10,6 +10,7 @@ import os
 import signal
 
 __all__ = [
+    "group_members",
     "interrupt_process_group",
     "interrupt_process_group_by_pid",
     "kill_process_group",
@@ -76,3 +77,24 @@ def terminate_process_group_by_pid(pid: int) -> None:
 def interrupt_process_group_by_pid(pid: int) -> None:
     """SIGINT the group `pid` belongs to."""
     signal_process_group_by_pid(pid, signal.SIGINT)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live processes of group `pgid` (zombies aside), from /proc/*/stat.
+
+    The kernel says when a process ends (a pidfd), not when a group empties: this is how
+    a caller that signalled a group learns that everything in it is gone.
+    """
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                # The name (field 2) is in parentheses and may hold anything.
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue  # gone while we looked
+        if fields[0] != b"Z" and int(fields[2]) == pgid:
+            members.append(int(entry))
+    return members

@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from termhost.process import CaptureGuard, Command, ExitStatus
+from termhost.process import GRACE, CaptureGuard, Command, ExitStatus
 from termhost.process.fdwait import wait_readable
 from termhost.snapshot.errors import SnapshotError
 from termhost.snapshot.model import Snapshot
@@ -41,14 +41,16 @@ async def capture(
     cwd: str | None = None,
     env: Mapping[str, str],
     timeout: float = 10.0,
+    grace: float = GRACE,
     max_output: int = 4 << 20,
 ) -> Snapshot:
     """Run `shell`'s startup files once and snapshot the state they leave.
 
     `env` is the shell's whole environment (plus TERMHOST_SNAPSHOT=1, which rc files can
     test to skip prompts and `exec tmux`). The whole capture, validation included, is
-    bounded by `timeout`; on any failure the capture's process group is killed, on
-    success what the rc files started in the background lives on.
+    bounded by `timeout`; on any failure the capture's process group is ended (asked to,
+    then after `grace` seconds killed), on success what the rc files started in the
+    background lives on.
     """
     kind = kind_of(shell)
     started, captured_at = time.monotonic(), time.time()
@@ -74,8 +76,9 @@ async def capture(
             stdout=fds[2],
             stderr=fds[2],
         )
-        async with asyncio.timeout(timeout):
-            async with CaptureGuard(command) as guard:
+        # The timeout is the capture's; ending it (the guard's grace) comes after.
+        async with CaptureGuard(command, grace=grace) as guard:
+            async with asyncio.timeout(timeout):
                 report = await _read_report(fds[0], guard, nonce, max_output, shell)
                 found_cwd, found_env, parsed = read_report(kind, report, nonce)
                 snapshot = Snapshot(
@@ -91,7 +94,7 @@ async def capture(
                     options_off=parsed.options_off,
                 )
                 await validate(snapshot, timeout=timeout)
-                guard.preserve_helpers()
+            guard.preserve_helpers()
         return snapshot
     except TimeoutError:
         raise SnapshotError(

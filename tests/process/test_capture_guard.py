@@ -23,6 +23,7 @@ from tests.conftest import (
     BASE_ENV,
     DEADLINE,
     children_of,
+    eventually,
     group_members,
     kill_group_members,
     pid_exists,
@@ -207,6 +208,83 @@ def test_error_inside_the_block_kills_the_helpers_and_reaps_the_leader(
     with pytest.raises(Boom):
         asyncio.run(scenario())
     wait_until(lambda: not pid_exists(seen["helper"]), what="the helper to be killed")
+    assert process_state(seen["leader"]) is None
+
+
+LADDER = """\
+sleep 100 >/dev/null & echo hup $!
+sh -c 'trap "" HUP; echo term $$; exec sleep 100 >/dev/null' &
+sh -c 'trap "" HUP TERM; echo kill $$; exec sleep 100 >/dev/null' &
+sleep 100 >/dev/null & echo stopped $!
+exit 0
+"""
+"""Members that end on SIGHUP, on SIGTERM, on SIGKILL only, and one the test stops, each
+named once it is ready (a trap set); the leader leaves them to us, so that we, not it,
+reap them and learn what they died of."""
+
+
+def test_ending_the_group_asks_with_sighup_then_sigterm_and_kills_only_what_is_left(
+    groups: list[int],
+) -> None:
+    # Each member's death signal is the first the guard sent that it does not ignore: a
+    # cleanup trap gets its chance, and SIGKILL reaches only what refused both. The
+    # stopped one dies of SIGHUP too: the SIGCONT after it woke it to take it.
+    seen: dict[str, int] = {}
+    try:
+        with adopting_orphans():
+
+            async def scenario() -> None:
+                async with CaptureGuard(sh(LADDER), grace=1.0) as guard:
+                    groups.append(guard.pid)
+                    assert guard.stdout is not None
+                    for _ in range(4):
+                        name, pid = read_line(guard.stdout).decode().split()
+                        seen[name] = int(pid)
+                    await guard.wait_for_exit()
+                    os.kill(seen["stopped"], signal.SIGSTOP)
+                    wait_until(lambda: process_state(seen["stopped"]) == "T",
+                               what="the member to stop")
+                    raise Boom
+
+            with pytest.raises(Boom):
+                asyncio.run(scenario())
+            died = {}
+            for name in list(seen):
+                _, status = os.waitpid(seen.pop(name), 0)  # adopted: the leader is gone
+                died[name] = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    finally:
+        for pid in seen.values():
+            reap_adopted(pid)
+    assert died == {"hup": signal.SIGHUP, "term": signal.SIGTERM, "kill": signal.SIGKILL,
+                    "stopped": signal.SIGHUP}
+
+
+def test_cancelled_while_the_group_has_its_grace_what_is_left_is_killed_at_once(
+    groups: list[int],
+) -> None:
+    seen: dict[str, int] = {}
+
+    async def capture() -> None:
+        # The leader ends on SIGHUP; its helper ignores it and SIGTERM, so the guard
+        # would wait out its (long) grace for it.
+        script = "sh -c 'trap \"\" HUP TERM; echo $$; exec sleep 100 >/dev/null' & sleep 100"
+        async with CaptureGuard(sh(script), grace=1000) as guard:
+            groups.append(guard.pid)
+            seen["leader"] = guard.pid
+            seen["helper"] = read_helper_pid(guard)
+            raise Boom
+
+    async def scenario() -> None:
+        task = asyncio.create_task(capture())
+        await eventually(lambda: process_state(seen.get("leader", 0)) == "Z",
+                         what="the leader to end on SIGHUP")
+        assert not task.done()  # the guard is waiting for the helper
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(scenario())
+    wait_until(lambda: not group_members(seen["leader"]), what="the capture group to be empty")
     assert process_state(seen["leader"]) is None
 
 

@@ -357,6 +357,44 @@ def test_an_rc_that_hangs_times_out_and_leaves_nothing_behind(
         wait_for_empty_group(leader)
 
 
+LOCKERS = {
+    # The rc file itself takes the lock and removes it in a trap.
+    "bash rc": ("bash", 'set -o noclobber; : > "$LOCK"; set +o noclobber\n'
+                        'trap \'rm -f "$LOCK"\' EXIT TERM HUP\nsleep 100\n'),
+    "zsh rc": ("zsh", 'set -o noclobber; : > "$LOCK"; set +o noclobber\n'
+                      'trap \'rm -f "$LOCK"\' EXIT TERM HUP\nsleep 100\n'),
+    # As `eval "$(pyenv init -)"` does: `pyenv rehash`, a bash script run from the rc file,
+    # takes its lock with noclobber and removes it in an EXIT trap only.
+    "pyenv-style child": ("bash", "bash -c 'set -o noclobber; : > \"$LOCK\" || exit 1;"
+                                  " trap \"rm -f \\\"$LOCK\\\"\" EXIT; sleep 100'\n"),
+}
+
+
+@pytest.mark.parametrize("locker", list(LOCKERS))
+def test_a_capture_that_times_out_lets_its_traps_remove_their_lock(
+    locker: str, home: Path, tmp_path: Path, groups: list[int]
+) -> None:
+    """The capture guard asks the group to end (SIGHUP, SIGTERM) before it kills it: a lock
+    left behind would make every later shell of the user's wait on it."""
+    kind, rc = LOCKERS[locker]
+    shell = next(s for s in SHELLS if s.kind == kind)
+    lock, pid_file = tmp_path / "rehash.lock", tmp_path / "leader.pid"
+    write_rc(home, shell, f"echo $$ > {pid_file}\n{rc}")
+    env = {**environment(home), "LOCK": str(lock)}
+
+    async def scenario() -> SnapshotError:
+        with pytest.raises(SnapshotError) as raised:
+            await capture(shell_path(shell), env=env, timeout=1, grace=DEADLINE)
+        return raised.value
+
+    error = asyncio.run(scenario())
+    leader = int(pid_file.read_text())
+    groups.append(leader)
+    assert str(error).startswith("timed out after 1s")
+    assert not lock.exists()
+    assert not group_members(leader)  # nothing was left to kill: they ended in the grace
+
+
 def test_an_rc_that_execs_a_shell_fails_at_once_and_leaves_nothing_behind(
     tmp_path: Path, groups: list[int]
 ) -> None:
