@@ -62,6 +62,7 @@ from termhost.mux.tty_input import TtyInput
 from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
 from termhost.snapshot import index
+from termhost.snapshot.queue import CaptureQueue
 
 if TYPE_CHECKING:
     from termhost.ui.app import AttachedClient
@@ -95,6 +96,8 @@ class Server:
         self.snapshots = index.server_dir(os.environ, path)
         """Where the sessions' snapshots go (termhost.snapshot.index): emptied as the
         server starts and as it ends, so that no dead server's snapshot is ever used."""
+        self.captures = CaptureQueue()
+        """Every session's capture goes through it: a few at a time, identical ones shared."""
 
     async def load_config(self, path: str) -> None:
         """The -f file's tmux commands, run as the starting client's (whose environment
@@ -133,6 +136,9 @@ class Server:
                 os.unlink(self.path)
             except FileNotFoundError:
                 pass
+            # Last, once the socket is gone: a capture still running gets its grace to
+            # clean up (its traps run) before the server exits.
+            await self.captures.close()
 
     def where_from(self, env: Mapping[str, str]) -> tuple[Session | None, Pane | None]:
         """The session and pane a command runs in when it runs in one of our panes, as
@@ -273,7 +279,7 @@ class Server:
         self.sessions[name] = session
         session.snapshot = SessionSnapshot(
             self.default_shell(env), cwd, env, self.snapshots, session.id, session.name,
-            timeout=self.options.number("snapshot-timeout"))
+            timeout=self.options.number("snapshot-timeout"), captures=self.captures)
         session.snapshot.register()
         if self.options.get("snapshots") == "on":
             session.snapshot.start()

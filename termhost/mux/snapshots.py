@@ -2,7 +2,8 @@
 when the session is created, retried when it fails, kept on disk while the session lives.
 
 The capture itself (a shell reading its startup files inside the capture guard, the data
-parsed and validated) is termhost/snapshot's; this module decides when, keeps the state a
+parsed and validated) is termhost/snapshot's, and goes through the server's one
+CaptureQueue (bounded, shared by identical sessions); this module decides when, keeps the state a
 client asks about (`#{snapshot_status}`, `termhost snapshot`, `termhost exec`) and the
 files: a 0700 directory of 0600 files per session in the server's directory under
 `$XDG_STATE_HOME/termhost/snapshots/`, with the `exec` file and name link through which
@@ -21,9 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from termhost.snapshot import index
-from termhost.snapshot.capture import capture
 from termhost.snapshot.errors import SnapshotError, UnsupportedShell
 from termhost.snapshot.model import Snapshot
+from termhost.snapshot.queue import CaptureQueue
 from termhost.snapshot.shells import exec_argv
 from termhost.snapshot.store import SCRIPT_NAME, ensure_private_dir, store
 
@@ -39,10 +40,11 @@ class SessionSnapshot:
     option is off), pending, ready, failed or unsupported."""
 
     def __init__(self, shell: str, cwd: str | None, env: Mapping[str, str], server_dir: Path,
-                 session_id: int, name: str, timeout: float) -> None:
+                 session_id: int, name: str, timeout: float, captures: CaptureQueue) -> None:
         """`server_dir` is the server's (index.server_dir): one per socket, so that two
-        servers (-L) never share a file."""
+        servers (-L) never share a file; `captures` is the server's queue."""
         self.shell, self.cwd, self.env = shell, cwd, dict(env)
+        self.captures = captures
         self.server_dir, self.session_id, self.name = server_dir, session_id, name
         self.directory = server_dir / str(session_id)
         self.timeout = timeout
@@ -62,14 +64,15 @@ class SessionSnapshot:
         except (SnapshotError, OSError):
             pass  # storing a snapshot will fail the same way, and say so
 
-    def start(self) -> None:
-        """Take it in the background (again, for --refresh): the session does not wait,
-        and the front stops using the old one at once."""
+    def start(self, *, fresh: bool = False) -> None:
+        """Take it in the background: the session does not wait. `fresh` (--refresh)
+        takes a new one rather than share another session's, and the front stops using
+        the old one at once."""
         if self._task is not None and not self._task.done():
             return
         index.retract(self.directory)
         self.status, self._done = "pending", asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._take())
+        self._task = asyncio.get_running_loop().create_task(self._take(fresh))
 
     @property
     def script(self) -> Path:
@@ -98,12 +101,13 @@ class SessionSnapshot:
         index.publish(self.directory, os.getpid(), snapshot.cwd, argv)
         index.link_name(self.server_dir, self.session_id, self.name)
 
-    async def _take(self) -> None:
+    async def _take(self, fresh: bool) -> None:
         try:
             for attempt in range(RETRIES):
                 try:
-                    snapshot = await capture(self.shell, cwd=self.cwd, env=self.env,
-                                             timeout=self.timeout)
+                    snapshot = await self.captures.capture(
+                        self.shell, cwd=self.cwd, env=self.env, timeout=self.timeout,
+                        fresh=fresh)
                     self._store(snapshot)
                 except UnsupportedShell as error:
                     self.status, self.error = "unsupported", str(error)

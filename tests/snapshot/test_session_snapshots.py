@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from termhost.snapshot.queue import default_limit
 from tests.conftest import wait_until
+from tests.snapshot.rc_log import LOGGING_LINES, RcLog
 
 BASHRC = """\
 case $- in *i*) ;; *) return;; esac
@@ -131,6 +133,73 @@ def test_a_hanging_rc_file_times_out_and_leaves_nothing(bash: Cli, tmp_path: Pat
     wait_until(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in pids),
                what="every capture's shell killed")
     assert "s3cr3t-42" not in bash.log.read_text()
+
+
+def test_a_hanging_rc_files_lock_is_removed_by_its_trap_when_the_capture_gives_up(
+    bash: Cli, tmp_path: Path
+) -> None:
+    # As pyenv's rehash takes its lock: noclobber, removed in a trap. Killed outright, the
+    # capture would leave it, and every later shell of the user would wait for it.
+    lock = bash.home / "rehash.lock"
+    (bash.home / ".bashrc").write_text(
+        f'echo $$ >> "$HOME/hung.pids"\nset -o noclobber; : > {lock} || exit 1\n'
+        f"trap 'rm -f {lock}' EXIT TERM HUP\nsleep 100\n")
+    conf = tmp_path / "fast.conf"
+    conf.write_text("set -g snapshot-timeout 1\n")
+    bash("-f", str(conf), "new-session", "-d", "-s", "h", "sleep 1000")
+    assert bash("snapshot", "-t", "h", "--wait", check=False).returncode == 1
+    pids = (bash.home / "hung.pids").read_text().split()
+    assert len(pids) == 3  # each attempt found the lock gone: the one before removed it
+    assert not lock.exists()
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in pids)
+
+
+GATED_RC = f"""\
+[ -n "$TERMHOST_SNAPSHOT" ] || return
+{LOGGING_LINES[0]}
+while [ ! -e "$HOME/go" ]; do sleep 0.05; done
+sleep 0.5
+{LOGGING_LINES[1]}
+"""
+"""A capture's rc file that waits for the test to let it go on, then takes 0.5 s."""
+
+
+def test_a_burst_of_sessions_runs_few_captures_at_once_shares_them_and_never_waits(
+    tmp_path: Path,
+) -> None:
+    cli = Cli(tmp_path, "/bin/bash")
+    (cli.home / ".bashrc").write_text(GATED_RC)
+    conf = tmp_path / "patient.conf"
+    conf.write_text("set -g snapshot-timeout 120\n")
+    cwds = [tmp_path / f"project{n}" for n in range(12)]
+    for cwd in cwds:
+        cwd.mkdir()
+    log, limit = RcLog(cli.home), default_limit()
+    try:
+        cli("-f", str(conf), "new-session", "-d", "-s", "first", "-c", str(cwds[0]),
+            "sleep 1000")
+        # 24 at once, two in each directory; no capture can finish before "go".
+        burst = [subprocess.Popen(
+            [sys.executable, "-m", "termhost", "new-session", "-d", "-s", f"s{n}", "-c",
+             str(cwds[n % 12]), "sleep 1000"], env=cli.env, stderr=subprocess.PIPE, text=True)
+            for n in range(24)]
+        for started in burst:
+            assert started.wait(timeout=60) == 0, started.communicate()[1]
+        statuses = cli("ls", "-F", "#{snapshot_status}").stdout.split()
+        assert statuses == ["pending"] * 25  # new-session waited for none of them
+        assert len(log.started_in()) <= limit
+        (cli.home / "go").touch()
+        taken = {}
+        for name in ["first", *(f"s{n}" for n in range(24))]:
+            shot = cli("snapshot", "-t", name, "--wait", "--format", "json").stdout
+            taken[name] = json.loads(shot)["captured_at"]
+        assert sorted(log.started_in()) == sorted(map(str, cwds))  # one capture a directory
+        assert log.most_at_once() <= limit
+        assert all(taken[f"s{n}"] == taken[f"s{n + 12}"] for n in range(12))
+        assert taken["first"] == taken["s0"]
+    finally:
+        (cli.home / "go").touch()
+        cli("kill-server", check=False)
 
 
 def test_another_shell_is_not_supported_and_says_so(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]
         raise CommandError(f"session {session.name} has no snapshot")
     first = kept.status == "none"
     if "r" in flags or first:
-        kept.start()
+        kept.start(fresh="r" in flags)
     if "r" in flags or "w" in flags or first:
         await kept.wait()
     if kept.status == "pending":

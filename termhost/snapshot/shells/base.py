@@ -3,6 +3,7 @@ and the POSIX family (export, alias, `.`) that bash, zsh and sh have in common."
 
 from __future__ import annotations
 
+import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
@@ -24,6 +25,7 @@ __all__ = [
     "PosixFamily",
     "ShellLanguage",
     "ansi_c",
+    "home_of",
     "pairs",
     "posix_quote",
     "words",
@@ -78,6 +80,12 @@ class ShellLanguage(ABC):
     @abstractmethod
     def capture_script(self, channel: str, nonce: str, env_program: str) -> str:
         """The script writing the report to the FIFO `channel`, ending with NONCE:end."""
+
+    @abstractmethod
+    def startup_files(self, env: Mapping[str, str]) -> list[str]:
+        """The files (and directories of files) the capture's shell reads at start with
+        `env`, read or not: a capture whose files all look the same gives the same
+        snapshot, which is what lets identical sessions share one."""
 
     @staticmethod
     def report_opening(nonce: str, env_program: str) -> str:
@@ -187,6 +195,11 @@ def ansi_c(value: str) -> str:
 def posix_quote(value: str) -> str:
     """POSIX single quotes (dash has no `$'...'`): every byte but `'` stands for itself."""
     return "'" + value.replace("'", "'\\''") + "'"
+
+
+def home_of(env: Mapping[str, str]) -> str:
+    """The HOME the shell will read its dot files from."""
+    return env.get("HOME") or os.path.expanduser("~")
 
 
 class PosixFamily(ShellLanguage):

@@ -3,10 +3,11 @@ stubs that load each definition when first called."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import AnsiCFamily, words
+from termhost.snapshot.shells.base import AnsiCFamily, home_of, words
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -44,6 +45,14 @@ class Bash(AnsiCFamily):
     left_on = words("errexit")
     """Off in the capture, and never turned off by the script: validation sources it
     under `set -e` to catch a failing line, which `set +o errexit` would undo."""
+
+    def startup_files(self, env: Mapping[str, str]) -> list[str]:
+        # A login shell reads the first of the three profiles; Debian's profile reads
+        # bash.bashrc, its skeleton's .profile the .bashrc, which reads .bash_aliases.
+        home = home_of(env)
+        return ["/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
+                *(os.path.join(home, name) for name in (
+                    ".bash_profile", ".bash_login", ".profile", ".bashrc", ".bash_aliases"))]
 
     def keeps(self, name: str) -> bool:
         # BASH_* holds BASH_FUNC_f%% (exported functions) and read-only BASH_VERSINFO.

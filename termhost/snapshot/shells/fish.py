@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import Parsed, ShellLanguage, pairs
+from termhost.snapshot.shells.base import Parsed, ShellLanguage, home_of, pairs
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -39,6 +40,14 @@ begin
   printf '%s\\0' {nonce}:options {nonce}:end
 end >{self.quote(channel)}
 """
+
+    def startup_files(self, env: Mapping[str, str]) -> list[str]:
+        # fish_variables holds the universal variables, which a capture sees too.
+        config = os.path.join(env.get("XDG_CONFIG_HOME") or
+                              os.path.join(home_of(env), ".config"), "fish")
+        return ["/etc/fish/config.fish", "/etc/fish/conf.d",
+                *(os.path.join(config, name) for name in
+                  ("config.fish", "conf.d", "fish_variables"))]
 
     def quote(self, value: str) -> str:
         """Single-quoted runs for text, bare escapes between them for the rest.

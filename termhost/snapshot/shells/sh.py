@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from termhost.snapshot.errors import SnapshotError
-from termhost.snapshot.shells.base import Parsed, PosixFamily, posix_quote
+from termhost.snapshot.shells.base import Parsed, PosixFamily, home_of, posix_quote
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -39,6 +40,12 @@ class Sh(PosixFamily):
   printf '\\0%s\\0' {nonce}:end
 }} >{self.quote(channel)}
 """
+
+    def startup_files(self, env: Mapping[str, str]) -> list[str]:
+        home = home_of(env)
+        files = ["/etc/profile", "/etc/profile.d", os.path.join(home, ".profile")]
+        # $ENV names the interactive shell's rc file (dash expands it; a plain path here).
+        return [*files, os.path.expanduser(env["ENV"])] if env.get("ENV") else files
 
     def quote(self, value: str) -> str:
         return posix_quote(value)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import AnsiCFamily, words
+from termhost.snapshot.shells.base import AnsiCFamily, home_of, words
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -42,6 +43,13 @@ class Zsh(AnsiCFamily):
     )
     """Options that describe how the capture shell was started, not what the rc set
     (in either spelling: `setopt` prints a default turned off as "noNAME")."""
+
+    def startup_files(self, env: Mapping[str, str]) -> list[str]:
+        # Debian's system files are in /etc/zsh, others' in /etc; the user's in $ZDOTDIR.
+        home = env.get("ZDOTDIR") or home_of(env)
+        names = ("zshenv", "zprofile", "zshrc", "zlogin")
+        return [*(f"/etc/zsh/{name}" for name in names), *(f"/etc/{name}" for name in names),
+                *(os.path.join(home, f".{name}") for name in names)]
 
     def keeps(self, name: str) -> bool:
         return super().keeps(name) and not name.startswith("ZSH_")
