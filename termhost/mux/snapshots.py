@@ -2,8 +2,8 @@
 when the session is created, retried when it fails, kept on disk while the session lives.
 
 The capture itself (a shell reading its startup files inside the capture guard, the data
-parsed and validated) is termhost/snapshot's, and goes through the server's one
-CaptureQueue (bounded, shared by identical sessions); this module decides when, keeps the state a
+parsed and validated) is termhost/snapshot's, through the server's one CaptureQueue
+(bounded, shared by identical sessions); this module decides when, keeps the state a
 client asks about (`#{snapshot_status}`, `termhost snapshot`, `termhost exec`) and the
 files: a 0700 directory of 0600 files per session in the server's directory under
 `$XDG_STATE_HOME/termhost/snapshots/`, with the `exec` file and name link through which

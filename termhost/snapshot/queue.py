@@ -22,8 +22,10 @@ Callers never wait here unless they await the result: new-session only starts a 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from termhost.snapshot.capture import capture
 from termhost.snapshot.model import Snapshot
@@ -45,13 +47,13 @@ def default_limit() -> int:
     return max(2, len(os.sched_getaffinity(0)))
 
 
+@dataclass
 class _Job:
     """One capture, queued or running, and how many requests wait for it."""
 
-    def __init__(self, fingerprint: _Fingerprint) -> None:
-        self.fingerprint = fingerprint
-        self.waiters = 0
-        self.task: asyncio.Task[Snapshot] | None = None
+    fingerprint: _Fingerprint
+    task: asyncio.Task[Snapshot]
+    waiters: int = 0
 
 
 class CaptureQueue:
@@ -81,19 +83,21 @@ class CaptureQueue:
             return kept[2]
         job = self._jobs.get(key)
         if fresh or job is None or job.fingerprint != fingerprint:
-            job = self._jobs[key] = _Job(fingerprint)
-            job.task = loop.create_task(self._run(key, job, shell, cwd, dict(env), timeout))
-            self._running.add(job.task)
-            job.task.add_done_callback(self._finished)
-        task = job.task
-        assert task is not None
+            task = loop.create_task(self._run(key, fingerprint, shell, cwd, dict(env), timeout))
+            job = self._jobs[key] = _Job(fingerprint, task)
+            self._running.add(task)
+            task.add_done_callback(functools.partial(self._finished, key))
         job.waiters += 1
         try:
-            return await asyncio.shield(task)
+            return await asyncio.shield(job.task)
         finally:
             job.waiters -= 1
             if not job.waiters:
-                task.cancel()  # nobody is left to want it (no-op once done)
+                # Nobody is left to want it (no-op once done), and nobody may join it while
+                # it ends: the next identical request gets a capture of its own.
+                job.task.cancel()
+                if self._jobs.get(key) is job:
+                    del self._jobs[key]
 
     async def close(self) -> None:
         """Cancel every capture and wait until each has ended (the guard's grace)."""
@@ -102,19 +106,19 @@ class CaptureQueue:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
 
-    async def _run(self, key: _Key, job: _Job, shell: str, cwd: str | None,
+    async def _run(self, key: _Key, fingerprint: _Fingerprint, shell: str, cwd: str | None,
                    env: dict[str, str], timeout: float) -> Snapshot:
-        try:
-            async with self._slots:
-                snapshot = await capture(shell, cwd=cwd, env=env, timeout=timeout)
-            self._results[key] = (job.fingerprint, asyncio.get_running_loop().time(), snapshot)
-            return snapshot
-        finally:
-            if self._jobs.get(key) is job:
-                del self._jobs[key]
+        async with self._slots:
+            snapshot = await capture(shell, cwd=cwd, env=env, timeout=timeout)
+        self._results[key] = (fingerprint, asyncio.get_running_loop().time(), snapshot)
+        return snapshot
 
-    def _finished(self, task: asyncio.Task[Snapshot]) -> None:
+    def _finished(self, key: _Key, task: asyncio.Task[Snapshot]) -> None:
+        """A job's end, however it came (also cancelled before it ever ran)."""
         self._running.discard(task)
+        job = self._jobs.get(key)
+        if job is not None and job.task is task:  # not a newer one for the same request
+            del self._jobs[key]
         if not task.cancelled():
             task.exception()  # each waiter got it; nobody waiting is not an error
 

@@ -151,6 +151,25 @@ def test_a_capture_nobody_waits_for_is_ended_and_its_traps_run(tmp_path: Path) -
     assert not lock.exists()
 
 
+def test_a_request_right_after_a_cancelled_one_gets_a_capture_of_its_own(
+    tmp_path: Path,
+) -> None:
+    # A session killed as its capture runs, and an identical one started at once (as
+    # scripts do): the second must not join the capture being ended.
+    home = Home(tmp_path, "sleep 0.3")
+
+    async def scenario() -> Snapshot:
+        queue = CaptureQueue()
+        first = asyncio.create_task(queue.capture(DASH, cwd=None, env=home.env, timeout=10))
+        await eventually(lambda: home.starts() == 1, what="the first capture to start")
+        first.cancel()
+        await asyncio.gather(first, return_exceptions=True)
+        return await queue.capture(DASH, cwd=None, env=home.env, timeout=10)
+
+    assert asyncio.run(scenario()).kind == "sh"
+    assert home.starts() == 2
+
+
 def test_closing_the_queue_ends_every_capture_within_its_grace(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
     home = Home(tmp_path, f'trap "rm -f {lock}; exit" HUP; : > {lock}\nsleep 100')
