@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["Line", "default_path", "parse", "printed", "source"]
+__all__ = ["Line", "default_path", "escaped", "parse", "printed", "source"]
 
 Line = tuple[int, list[str]]
 """(line number, argv) of one command."""
@@ -82,10 +82,12 @@ def printed(command: str) -> str:
     list-keys: each word escaped so that a configuration file reads it back (tmux's
     args_escape), the commands joined by ` \\; `."""
     words = shlex.split(command)
-    return " ".join("\\;" if word == ";" else _printed_word(word) for word in words)
+    return " ".join("\\;" if word == ";" else escaped(word) for word in words)
 
 
-def _printed_word(word: str) -> str:
+def escaped(word: str) -> str:
+    """`word` as tmux writes one for a configuration file to read back (args_escape):
+    list-keys' commands, show-options' string values."""
     if not word:
         return "''"
     quotes = ('"' if not _DOUBLE_QUOTED.isdisjoint(word)

@@ -1,42 +1,70 @@
-"""Option verbs: set-option, set-window-option, show-options."""
+"""Option verbs: set-option, set-window-option, show-options, as tmux 3.3a's.
+
+termhost keeps one global value of each option, and a window's own for the window
+options it honours per window; so -s, -w and -p choose what show-options lists, and the
+option's own table entry decides where set-option puts it. A user option (`@name`) is
+global, or the target window's with -w or -p and no -g.
+"""
 
 from __future__ import annotations
 
+from termhost.mux import config
 from termhost.mux.commands import (
     CommandError,
     Context,
     Result,
     command,
     find_pane,
+    variables,
 )
-from termhost.mux.options import OptionError
+from termhost.mux.formats import expand
+from termhost.mux.model import Window
+from termhost.mux.options import OptionError, is_user_option
 from termhost.mux.verbs import VERBS
 
 
 @command("set-option")
 async def set_option(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    # Server and session options are global: -g is accepted and implied for them.
+    """-u unsets, -o refuses an option already set, -a appends to a string, -F expands
+    formats in the value, -q says nothing of an unknown option; a flag given no value
+    toggles."""
     if not args or len(args) > 2:
         raise CommandError(f"usage: set-option {VERBS['set-option'].usage}")
+    name = args[0]
     options = context.server.options
+    unset = "u" in flags or "U" in flags
+    if len(args) < 2 and not unset and (is_user_option(name) or _is_string(context, name)):
+        raise CommandError("empty value")
     value = args[1] if len(args) > 1 else ""
     try:
-        if options.is_window_option(args[0]) and "g" not in flags:
-            _, window, _ = find_pane(context.server, flags.get("t"))
-            if "u" in flags:
-                window.options.pop(args[0], None)
+        window = _local_window(context, name, flags)
+        if len(args) < 2 and not unset and options.is_flag(name):
+            current = window.options.get(name) if window is not None else None
+            value = "off" if (current or options.get(name)) == "on" else "on"
+        if "F" in flags:
+            value = expand(value, _format_variables(context, flags))
+        if "o" in flags and (name in window.options if window is not None
+                             else options.is_set(name)):
+            raise CommandError(f"already set: {name}")
+        if window is not None:
+            if unset:
+                window.options.pop(name, None)
             else:
-                window.options[args[0]] = options.check(args[0], value)
-            context.server.refresh_all()
-            return Result()
-        if "u" in flags:
-            options.reset(args[0])
+                old = window.options.get(name, "")
+                joined = old + value if "a" in flags and options.is_string(name) else value
+                window.options[name] = options.check(name, joined)
+        elif unset:
+            options.reset(name)
         else:
-            options.set(args[0], value)
+            if "a" in flags and options.is_string(name) and options.is_set(name):
+                value = options.get(name) + value
+            options.set(name, value)
     except OptionError as error:
+        if "q" in flags and str(error).startswith("invalid option"):
+            return Result()
         raise CommandError(str(error)) from None
     context.server.refresh_all()
-    if args[0] == "window-size":  # sizes set by resize-window follow the clients again
+    if name == "window-size":  # sizes set by resize-window follow the clients again
         for session in context.server.sessions.values():
             session.manual_size = False
             context.server.fit_session(session)
@@ -45,22 +73,73 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
 
 @command("set-window-option")
 async def set_window_option(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """setw: as set-option, as tmux 3 allows."""
-    return await set_option(context, flags, args)
+    """setw: as set-option -w, as tmux 3 allows."""
+    return await set_option(context, {**flags, "w": ""}, args)
 
 
 @command("show-options")
 async def show_options(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """One option, or the options of a scope (-s server, -w window, -p pane, else the
+    session's), as tmux prints them: strings escaped as a config file would read them
+    back; -v the values alone; -q nothing for an unknown option."""
     if len(args) > 1:
         raise CommandError("too many arguments (need at most 1)")
     options = context.server.options
     try:
-        shown = [(args[0], options.get(args[0]))] if args else options.items()
+        if args:
+            window = _local_window(context, args[0], flags, creating=False)
+            if window is not None and args[0] in window.options:
+                shown = [(args[0], window.options[args[0]])]
+            else:
+                shown = [(args[0], options.get(args[0]))]
+        else:
+            scopes = (("server",) if "s" in flags else ("window", "pane")
+                      if "w" in flags or "p" in flags else ("session",))
+            shown = options.items(scopes)
     except OptionError as error:
+        if "q" in flags:
+            return Result()
         raise CommandError(str(error)) from None
-    lines = [value if "v" in flags else f"{name} {_quoted(value)}" for name, value in shown]
+    lines = [value if "v" in flags else f"{name} {_printed(context, name, value)}"
+             for name, value in shown]
     return Result(stdout="".join(line + "\n" for line in lines))
 
 
-def _quoted(value: str) -> str:
-    return value if value and " " not in value else f'"{value}"'
+def _local_window(context: Context, name: str, flags: dict[str, str], *,
+                  creating: bool = True) -> Window | None:
+    """The window whose own value of `name` this command sets or shows, or None for the
+    global one: without -g, a window option termhost keeps per window, or a user option
+    given -w or -p."""
+    options = context.server.options
+    if "g" in flags:
+        return None
+    per_window = (options.is_window_option(name) if not is_user_option(name)
+                  else "w" in flags or "p" in flags)
+    if not per_window:
+        if not is_user_option(name) and not creating:
+            options.get(name)  # an unknown name is still an error
+        return None
+    if not context.server.sessions:
+        return None  # no window yet (a configuration file): the global one
+    _, window, _ = find_pane(context.server, flags.get("t"))
+    return window
+
+
+def _format_variables(context: Context, flags: dict[str, str]) -> dict[str, str]:
+    """What -F expands against: the target's variables, none before a session exists."""
+    if not context.server.sessions:
+        return {}
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    return variables(session, window, context.server, pane)
+
+
+def _is_string(context: Context, name: str) -> bool:
+    try:
+        return context.server.options.is_string(name)
+    except OptionError:
+        return False
+
+
+def _printed(context: Context, name: str, value: str) -> str:
+    """A string option's value escaped as tmux escapes it (args_escape); others as is."""
+    return config.escaped(value) if _is_string(context, name) else value

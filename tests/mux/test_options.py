@@ -1,0 +1,97 @@
+"""set-option and show-options as a ~/.tmux.conf and its plugins use them, each command run
+in a live tmux 3.3a and in termhost, and the two answers compared: output, error and
+exit status.
+
+Plugins (tpm and everything it loads) keep their settings in user options and read them
+back with `show-option -gqv @name`; configuration files append to strings with -a, use
+-s for server options, -o for defaults a later line may have set, -q for options an
+older tmux lacks, and -F to expand a format once.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SCRIPT = [
+    # User options: any value, kept as given, printed escaped as a config file reads them.
+    ["set", "-g", "@plugin", "tmux-plugins/tpm"],
+    ["show", "-gv", "@plugin"],
+    ["show", "-g", "@plugin"],
+    ["set", "-g", "@two", "two words"],
+    ["show", "-g", "@two"],
+    ["show", "-gqv", "@nosuch"],
+    ["show", "-gv", "@nosuch"],
+    ["set", "-og", "@plugin", "again"],
+    ["set", "-ag", "@plugin", " more"],
+    ["show", "-gv", "@plugin"],
+    ["set", "-gu", "@plugin"],
+    ["show", "-gqv", "@plugin"],
+    ["set", "-F", "-g", "@where", "#{session_name}:#{window_index}"],
+    ["show", "-gv", "@where"],
+    # Options of the table: unknown, quiet, empty, appended, scope flags.
+    ["set", "-q", "-g", "no-such-option", "x"],
+    ["set", "-g", "no-such-option", "x"],
+    ["show", "-gq", "no-such-option"],
+    ["show", "-g", "no-such-option"],
+    ["set", "-g", "status-left"],
+    ["set", "-og", "history-limit", "5"],
+    ["set", "-ga", "status-left", "ABC"],
+    ["show", "-gv", "status-left"],
+    ["show", "-g", "status-left"],
+    ["set", "-g", "status-left", ""],
+    ["show", "-g", "status-left"],
+    ["set", "-sg", "escape-time", "1"],
+    ["show", "-sv", "escape-time"],
+    ["show", "-s", "escape-time"],
+    ["set", "-w", "-g", "mode-keys", "vi"],
+    ["show", "-gwv", "mode-keys"],
+    ["setw", "-g", "mode-keys", "emacs"],
+    ["show", "-gv", "mode-keys"],
+    ["set", "-g", "history-limit", "nope"],
+    ["set", "-g", "mouse", "sideways"],
+    ["set", "-g", "remain-on-exit", "maybe"],
+    ["set", "-g", "mouse"],
+    ["show", "-gv", "mouse"],
+    ["set", "-g", "mouse", "yes"],
+    ["show", "-gv", "mouse"],
+    ["set", "-g", "mouse", "0"],
+    ["show", "-gv", "mouse"],
+]
+
+
+def run_tmux(socket: str, args: list[str]) -> tuple[int, str, str]:
+    done = subprocess.run(["tmux", "-L", socket, "-f", "/dev/null", *args],
+                          capture_output=True, text=True, timeout=30, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """A private tmux and a private termhost, each with a session `s`."""
+    socket = f"termhost-options-{os.getpid()}"
+    env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path)}
+    env.pop("TERMHOST", None)
+    env.pop("TMUX", None)
+    run_tmux(socket, ["new-session", "-d", "-s", "s", "sleep 1000"])
+    subprocess.run([sys.executable, "-m", "termhost", "-f", "/dev/null", "new-session", "-d",
+                    "-s", "s", "sleep 1000"], env=env, check=True, timeout=30)
+    try:
+        yield socket, env
+    finally:
+        run_tmux(socket, ["kill-server"])
+        subprocess.run([sys.executable, "-m", "termhost", "kill-server"], env=env,
+                       capture_output=True, timeout=30, check=False)
+
+
+def test_set_and_show_options_answer_as_tmux_does(servers: tuple[str, dict[str, str]]) -> None:
+    socket, env = servers
+    for args in SCRIPT:
+        ours = subprocess.run([sys.executable, "-m", "termhost", *args], env=env,
+                              capture_output=True, text=True, timeout=30, check=False)
+        assert (ours.returncode, ours.stdout, ours.stderr) == run_tmux(socket, args), args
