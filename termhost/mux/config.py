@@ -1,11 +1,13 @@
 """tmux command files: `-f FILE` at server start, and `source-file`.
 
-A file of tmux commands, one per line, as tmux reads ~/.tmux.conf: `#` starts a comment,
-a line ending in `\\` goes on on the next one, `;` at the end of a word separates commands
-on one line, and `\\;` is a `;` word given to the command (a binding of two commands).
-Every command runs, whatever the ones before gave: an error is reported as
-`FILE:LINE: message` and the rest of the file still loads, so an existing tmux
-configuration with commands termhost does not have yet mostly works.
+A file of tmux commands, one per line, as tmux reads ~/.tmux.conf: a line ending in `\\`
+goes on on the next one; its words and commands are lexer.py's (quotes, escapes, `;`,
+`$NAME`, `~`); `NAME=value` alone sets a variable for the lines after it (`%hidden` too),
+and `%if FORMAT` / `%elif` / `%else` / `%endif` choose the lines read. Every command
+runs, whatever the ones before gave: an error is reported as `FILE:LINE: message` and
+the rest of the file still loads, so an existing tmux configuration with commands
+termhost does not have yet mostly works. (tmux refuses a whole file when one of its
+commands has bad arguments.)
 
 A file whose name ends in `.toml` is termhost's own format (config_toml.py), turned into
 the same commands, line numbers kept.
@@ -14,9 +16,13 @@ the same commands, line numbers kept.
 from __future__ import annotations
 
 import os
+import re
 import shlex
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+
+from termhost.mux.formats import expand
+from termhost.mux.lexer import LexError, split_commands
 
 __all__ = ["Line", "default_path", "escaped", "parse", "printed", "source"]
 
@@ -27,11 +33,6 @@ RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 """Runs one command line: (status, stdout, stderr)."""
 
 
-_ESCAPED = "\x00;\x00"
-"""`\\;` while a line is split: a `;` that belongs to the command (bind a neww \\; splitw
-binds both), not one that ends it."""
-
-
 def default_path(env: Mapping[str, str]) -> str | None:
     """`$XDG_CONFIG_HOME/termhost/config.toml` (~/.config by default) when it exists: the
     configuration a server starts with when -f does not name one."""
@@ -40,10 +41,51 @@ def default_path(env: Mapping[str, str]) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
-    """The commands of a file and its syntax errors, each with its line number."""
+TMUX_VERSION = "3.3a"
+"""What `#{version}` is in a file's `%if`: the tmux whose language termhost reads, so that
+a file written for several tmux versions takes the branch for this one."""
+
+_DIRECTIVES = ("%if", "%elif", "%else", "%endif", "%hidden")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def parse(text: str, env: Mapping[str, str] | None = None
+          ) -> tuple[list[Line], list[tuple[int, str]]]:
+    """The commands of a file and its syntax errors, each with its line number.
+
+    `$NAME` and `~` are expanded from `env` (the server's environment by default) and
+    the file's own `NAME=value` lines; of `%if`, `%elif` and `%else`, only the branch
+    whose format is true is read.
+    """
+    variables = dict(os.environ if env is None else env)
     commands: list[Line] = []
     errors: list[tuple[int, str]] = []
+    branches = _Branches()
+    for start, line in _joined_lines(text):
+        try:
+            directive = line.split(None, 1)[0] if line.strip() else ""
+            if directive in _DIRECTIVES:
+                rest = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
+                if directive == "%hidden":
+                    if branches.reading:
+                        _assign(split_commands(rest, variables), variables)
+                else:
+                    branches.directive(directive, _condition(rest, variables), start)
+                continue
+            if not branches.reading:
+                continue
+            for argv in split_commands(line, variables):
+                if not _assign([argv], variables):
+                    commands.append((start, argv))
+        except LexError as error:
+            errors.append((start, f"syntax error: {error}"))
+    if branches.open_at is not None:
+        errors.append((branches.open_at, "syntax error: %if without %endif"))
+    return commands, errors
+
+
+def _joined_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each logical line with the number of its first: a line ending in `\\` goes on."""
     pending, start = "", 0
     for number, raw in enumerate(text.splitlines(), 1):
         if not pending:
@@ -51,23 +93,61 @@ def parse(text: str) -> tuple[list[Line], list[tuple[int, str]]]:
         if raw.endswith("\\") and not raw.endswith("\\\\"):
             pending += raw[:-1]
             continue
-        line, pending = pending + raw, ""
-        try:
-            words = shlex.split(line.replace("\\;", _ESCAPED), comments=True)
-        except ValueError as error:
-            errors.append((start, f"syntax error: {error}"))
-            continue
-        argv: list[str] = []
-        for word in [*words, ";"]:
-            if word == ";" or (word.endswith(";") and not word.endswith("\\;")):
-                if word != ";":
-                    argv.append(word[:-1])
-                if argv:
-                    commands.append((start, argv))
-                argv = []
-            else:
-                argv.append(word.replace(_ESCAPED, ";"))
-    return commands, errors
+        yield start, pending + raw
+        pending = ""
+    if pending:
+        yield start, pending
+
+
+def _assign(commands: list[list[str]], variables: dict[str, str]) -> bool:
+    """`NAME=value` standing alone sets a variable of the file's; False if not one."""
+    if len(commands) != 1 or len(commands[0]) != 1 or not _ASSIGNMENT.match(commands[0][0]):
+        return False
+    name, _, value = commands[0][0].partition("=")
+    variables[name] = value
+    return True
+
+
+def _condition(rest: str, variables: Mapping[str, str]) -> bool:
+    """An `%if`'s or `%elif`'s one word, as a format: true unless empty or 0."""
+    commands = split_commands(rest, variables)
+    words = commands[0] if len(commands) == 1 else []
+    if len(words) > 1:
+        raise LexError("%if takes one word, the format")
+    value = expand(words[0], {"version": TMUX_VERSION}) if words else ""
+    return value not in ("", "0")
+
+
+class _Branches:
+    """The `%if` blocks a file is inside: whether its lines are read at this point."""
+
+    def __init__(self) -> None:
+        self._frames: list[list[int]] = []
+        """[reading this branch, a branch of this %if was taken, its line] per open %if."""
+
+    @property
+    def reading(self) -> bool:
+        return all(frame[0] for frame in self._frames)
+
+    @property
+    def open_at(self) -> int | None:
+        """The line of the first %if still open."""
+        return self._frames[0][2] if self._frames else None
+
+    def directive(self, name: str, condition: bool, line: int) -> None:
+        if name == "%if":
+            taken = self.reading and condition
+            self._frames.append([taken, taken, line])
+            return
+        if not self._frames:
+            raise LexError(f"{name} without %if")
+        frame = self._frames.pop()
+        if name == "%endif":
+            return
+        outer = self.reading
+        frame[0] = outer and not frame[1] and (condition if name == "%elif" else True)
+        frame[1] = frame[1] or frame[0]
+        self._frames.append(frame)
 
 
 _DOUBLE_QUOTED = frozenset(" #';${}%")
@@ -95,8 +175,10 @@ def escaped(word: str) -> str:
     if len(word) == 1 and word != " " and (quotes or word == "~"):
         return "\\" + word  # a lone special character is escaped, not quoted
     escaped = []
-    for char in word:
-        if char == "\\" or (quotes == '"' and char in '"$'):
+    for char, after in zip(word, [*word[1:], ""], strict=True):
+        # In double quotes `$` is escaped where it would expand: before a name or `{`.
+        expands = char == "$" and (after.isalnum() or after in ("_", "{"))
+        if char == "\\" or (quotes == '"' and (char == '"' or expands)):
             escaped.append("\\" + char)
         elif char in _C_STYLE:
             escaped.append(_C_STYLE[char])
@@ -111,9 +193,11 @@ def escaped(word: str) -> str:
     return f'"{tilde}{text}"' if quotes else tilde + text
 
 
-async def source(path: str, run: RunCommand, *, quiet: bool = False) -> tuple[str, list[str]]:
+async def source(path: str, run: RunCommand, *, quiet: bool = False,
+                 env: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
     """Run the commands of the file at `path`: (their output, the errors, one line each
-    as `PATH:LINE: message`). `quiet`: a missing file is no error (source-file -q)."""
+    as `PATH:LINE: message`). `quiet`: a missing file is no error (source-file -q);
+    `env`: what `$NAME` and `~` expand from (the server's environment by default)."""
     try:
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
@@ -125,7 +209,7 @@ async def source(path: str, run: RunCommand, *, quiet: bool = False) -> tuple[st
 
         commands, errors = config_toml.translate(text)
     else:
-        commands, errors = parse(text)
+        commands, errors = parse(text, env)
     output: list[str] = []
     for number, argv in commands:
         status, stdout, stderr = await run(argv)

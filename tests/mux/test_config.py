@@ -3,6 +3,11 @@ with a line of the file."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,3 +35,88 @@ def test_commands_split_as_tmux_reads_them() -> None:
                         (2, ["bind", "a", "neww", ";", "splitw"]),
                         (3, ["set", "-g", "status-left", "a   b"])]
     assert errors == [(5, "syntax error: No closing quotation")]
+
+
+# --- the language, compared with a live tmux ---------------------------------------------
+
+LANGUAGE = r"""X=5
+%hidden Y=six
+set -g @a "$HOME/x"
+set -g @b '$HOME'
+set -g @c ~/x
+set -g @d "~/x"
+set -g @e $X
+set -g @f ${X}y
+set -g @g \$X
+set -g @h "a\tb"
+set -g @i $Y
+set -g @j "a$ b"
+set -g @k "$NOPE-"
+set -g @l ~root/z
+set -g @m x~/y
+%if "#{==:a,a}"
+set -g @n yes
+%elif 1
+set -g @n elif
+%else
+set -g @n no
+%endif
+%if "#{==:a,b}"
+set -g @o yes
+%elif "1"
+set -g @o elif
+%else
+set -g @o no
+%endif
+%if "#{==:a,b}"
+set -g @o2 yes
+%else
+%if 1
+set -g @o2 nested
+%endif
+%endif
+%if "#{>=:#{version},3.0}"
+set -g @p modern
+%endif
+set -g @w x; set -g @y z
+set -g @z "\u00e9\101\e"
+set -g @q1 "it's" ; set -g @q2 'say "hi"'
+set -g @q3 a"b c"d'e f'
+set -g @q4 "a\
+b"
+set -g @q5 ""
+set -g @q6 a#b # and a comment
+set -g @q7 \~/x
+set -g @q8 a;set -g @q9 b
+"""
+"""Every rule of the lexer and the directives, in lines a real ~/.tmux.conf has."""
+
+
+def test_quotes_escapes_expansions_and_directives_read_as_tmux_reads_them(
+    tmp_path: Path,
+) -> None:
+    conf = tmp_path / "language.conf"
+    conf.write_text(LANGUAGE)
+    env = {**os.environ, "HOME": str(tmp_path), "TERMHOST_TMPDIR": str(tmp_path)}
+    for variable in ("TMUX", "TERMHOST", "NOPE", "X", "Y"):
+        env.pop(variable, None)
+    socket = f"termhost-language-{os.getpid()}"
+    tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
+    termhost = [sys.executable, "-m", "termhost", "-f", "/dev/null"]
+    shown = {}
+    for name, program in (("tmux", tmux), ("termhost", termhost)):
+        def run(*args: str, program: list[str] = program) -> str:
+            return subprocess.run([*program, *args], env=env, capture_output=True, text=True,
+                                  timeout=30, check=True).stdout
+
+        try:
+            run("new-session", "-d", "-s", "s", "sleep 1000")
+            run("source-file", str(conf))
+            shown[name] = run("show-options", "-g")
+        finally:
+            subprocess.run([*program, "kill-server"], env=env, capture_output=True,
+                           timeout=30, check=False)
+    tmux_users = [line for line in shown["tmux"].splitlines() if line.startswith("@")]
+    assert len(tmux_users) == 29
+    assert [line for line in shown["termhost"].splitlines() if line.startswith("@")] == (
+        tmux_users)

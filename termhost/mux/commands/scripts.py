@@ -37,7 +37,8 @@ async def source_file(context: Context, flags: dict[str, str], args: list[str]) 
     output, errors = "", []
     for path in args:
         path = os.path.join(context.cwd, path) if context.cwd else path
-        printed, failed = await config.source(path, run, quiet="q" in flags)
+        printed, failed = await config.source(path, run, quiet="q" in flags,
+                                              env=context.env or None)
         output += printed
         errors += failed
     return Result(stdout=output, stderr="".join(e + "\n" for e in errors), status=int(bool(errors)))

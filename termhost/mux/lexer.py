@@ -1,0 +1,172 @@
+"""tmux's command language split into commands and words, as tmux 3.3a's lexer reads a line.
+
+One line (continuation lines already joined) becomes its commands, each a list of words:
+- blanks separate words; `#` at the start of a word comments out the rest of the line;
+- an unquoted `;` ends a command wherever it stands (`a;b` is two commands), `\\;` is a
+  `;` in the word (a word that is just `;` separates the commands of a key binding);
+- in single quotes nothing is special; in double quotes and bare words `\\` escapes
+  (`\\n \\t \\e \\s`..., `\\ooo`, `\\uXXXX`, anything else stands for itself) and
+  `$NAME` or `${NAME}` is the variable's value (empty when unset);
+- `~` or `~user` starting a word (bare or in double quotes) is that home directory.
+Checked against a live tmux in tests/mux/test_config.py.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import string
+from collections.abc import Mapping
+
+__all__ = ["LexError", "split_commands"]
+
+_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "s": " ",
+            "t": "\t", "v": "\v"}
+_NAME_CHARS = string.ascii_letters + string.digits + "_"
+_BLANKS = " \t"
+
+
+class LexError(ValueError):
+    """A line tmux would refuse to parse; the message follows `syntax error: `."""
+
+
+def split_commands(line: str, env: Mapping[str, str]) -> list[list[str]]:
+    """The commands of `line`, each its words, `$NAME` and `~` expanded from `env`."""
+    commands: list[list[str]] = []
+    argv: list[str] = []
+    lexer = _Lexer(line, env)
+    while True:
+        lexer.skip_blanks()
+        if lexer.done() or lexer.peek() == "#":
+            break
+        if lexer.peek() == ";":
+            lexer.position += 1
+            if argv:
+                commands.append(argv)
+            argv = []
+            continue
+        word, ends_command = lexer.word()
+        argv.append(word)
+        if ends_command:
+            commands.append(argv)
+            argv = []
+    if argv:
+        commands.append(argv)
+    return commands
+
+
+class _Lexer:
+    def __init__(self, line: str, env: Mapping[str, str]) -> None:
+        self.line, self.env, self.position = line, env, 0
+
+    def done(self) -> bool:
+        return self.position >= len(self.line)
+
+    def peek(self) -> str:
+        return self.line[self.position]
+
+    def skip_blanks(self) -> None:
+        while not self.done() and self.peek() in _BLANKS:
+            self.position += 1
+
+    def word(self) -> tuple[str, bool]:
+        """The word here, and whether a `;` ended it (and its command)."""
+        out: list[str] = []
+        start = self.position
+        while not self.done():
+            char = self.peek()
+            if char in _BLANKS:
+                break
+            if char == ";":
+                self.position += 1
+                return "".join(out), True
+            if char == "~" and self.position == start:
+                out.append(self._home())
+            elif char == "\\":
+                out.append(self._escape())
+            elif char == "'":
+                end = self.line.find("'", self.position + 1)
+                if end < 0:
+                    raise LexError("No closing quotation")
+                out.append(self.line[self.position + 1:end])
+                self.position = end + 1
+            elif char == '"':
+                out.append(self._double_quoted(at_start=self.position == start))
+            elif char == "$":
+                out.append(self._variable())
+            else:
+                out.append(char)
+                self.position += 1
+        return "".join(out), False
+
+    def _double_quoted(self, *, at_start: bool) -> str:
+        self.position += 1  # the opening quote
+        out: list[str] = []
+        if at_start and not self.done() and self.peek() == "~":
+            out.append(self._home())
+        while not self.done():
+            char = self.peek()
+            if char == '"':
+                self.position += 1
+                return "".join(out)
+            if char == "\\":
+                out.append(self._escape())
+            elif char == "$":
+                out.append(self._variable())
+            else:
+                out.append(char)
+                self.position += 1
+        raise LexError("No closing quotation")
+
+    def _escape(self) -> str:
+        """What `\\` and the characters after it stand for."""
+        self.position += 1
+        if self.done():
+            return "\\"
+        char = self.peek()
+        self.position += 1
+        if char in _ESCAPES:
+            return _ESCAPES[char]
+        if char in "01234567":
+            digits = char + self._take("01234567", 2)
+            return chr(int(digits, 8))
+        if char in "uU":
+            digits = self._take("0123456789abcdefABCDEF", 4 if char == "u" else 8)
+            try:
+                return chr(int(digits, 16)) if digits else char
+            except (ValueError, OverflowError):
+                raise LexError(f"invalid \\{char} argument") from None
+        return char
+
+    def _take(self, allowed: str, most: int) -> str:
+        start = self.position
+        while self.position - start < most and not self.done() and self.peek() in allowed:
+            self.position += 1
+        return self.line[start:self.position]
+
+    def _variable(self) -> str:
+        """`$NAME` or `${NAME}`; a `$` before anything else is itself."""
+        self.position += 1
+        if not self.done() and self.peek() == "{":
+            end = self.line.find("}", self.position)
+            if end < 0:
+                raise LexError("No closing brace")
+            name = self.line[self.position + 1:end]
+            self.position = end + 1
+            return self.env.get(name, "")
+        name = self._take(_NAME_CHARS, len(self.line))
+        return self.env.get(name, "") if name else "$"
+
+    def _home(self) -> str:
+        """`~` (HOME) or `~user` (that user's home); an unknown user stays as written."""
+        self.position += 1
+        start = self.position
+        while not self.done() and self.peek() not in _BLANKS + ';/"\'':
+            self.position += 1
+        user = self.line[start:self.position]
+        if not user:
+            return self.env.get("HOME") or os.path.expanduser("~")
+        try:
+            return pwd.getpwnam(user).pw_dir
+        except KeyError:
+            return "~" + user
