@@ -1,20 +1,23 @@
 """Server options (`set-option -g`, `show-options -g`): a typed table with tmux's defaults.
 
-Only options that termhost applies are in the table; anything else is `invalid option:
-NAME`, as tmux says, rather than a setting that silently does nothing. An option applies
-to what is created after it is set (a pane's history limit, its shell, TERM; a window's
-index). User options (`@name`, which plugins and themes keep their settings in) take any
-value and are kept as given.
+Every option tmux 3.3a has is accepted, checked by its type and shown (option_table.py),
+so that a user's ~/.tmux.conf loads; HONOURED are the ones termhost applies, with its own
+table entry (termhost's default where it chose another, such as escape-time). Any other
+name is `invalid option: NAME`, as tmux says. An option applies to what is created after
+it is set (a pane's history limit, its shell, TERM; a window's index). User options
+(`@name`, which plugins and themes keep their settings in) take any value, kept as
+given. Array options (terminal-overrides) hold numbered elements, as tmux's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from termhost.mux.option_table import TMUX_OPTIONS, TmuxOption
 from termhost.terminal.keys import UnknownKey, parse_key
 from termhost.themes import find_theme_file
 
-__all__ = ["OPTIONS", "Option", "OptionError", "Options", "is_user_option"]
+__all__ = ["HONOURED", "OPTIONS", "Option", "OptionError", "Options", "is_user_option"]
 
 
 class OptionError(ValueError):
@@ -27,7 +30,7 @@ class Option:
     default: str
     kind: str
     """"number" (with `low`..`high`), "choice" (one of `choices`), "key" (a tmux key
-    name), "theme" (a theme's name, see `termhost themes`) or "string"."""
+    name), "theme" (a theme's name, see `termhost themes`), "style" or "string"."""
     low: int = 0
     high: int = 2**31 - 1
     choices: tuple[str, ...] = ()
@@ -37,9 +40,11 @@ class Option:
     scope: str = "session"
     """Where tmux keeps it, which decides the listing it is in: "server" (show -s),
     "session" (show -g), "window" or "pane" (show -gw)."""
+    separator: str = ""
+    """An array option's: the characters a value set whole is split on."""
 
 
-OPTIONS = {
+_HONOURED = {
     option.name: option
     for option in (
         Option("history-limit", "2000", "number", 0, 2**31 - 1),
@@ -83,6 +88,28 @@ OPTIONS = {
     )
 }
 
+_TMUX_KINDS = {"number": "number", "key": "key", "choice": "choice", "flag": "choice",
+               "style": "style"}
+"""option_table's kinds as this table checks them; colours (and styles) are taken as any
+text, not checked as tmux does."""
+
+
+def _from_tmux(option: TmuxOption) -> Option:
+    kind = _TMUX_KINDS.get(option.kind, "string")
+    return Option(option.name, option.default, kind, option.low, option.high,
+                  ("off", "on") if option.kind == "flag" else option.choices,
+                  scope=option.scope, separator=option.separator if option.array else "")
+
+
+_TMUX = {option.name: option for option in TMUX_OPTIONS}
+OPTIONS = {
+    **{name: _from_tmux(option) for name, option in _TMUX.items()},
+    **{name: replace(option, scope=_TMUX[name].scope) if name in _TMUX else option
+       for name, option in _HONOURED.items()},
+}
+"""Every option by name: tmux's, with termhost's own entry for those it honours."""
+HONOURED = frozenset(_HONOURED)
+"""The options termhost applies; the others are kept and shown, and change nothing."""
 
 _FLAG_WORDS = {"yes": "on", "1": "on", "no": "off", "0": "off"}
 """What tmux also takes for on and off."""
@@ -97,7 +124,11 @@ class Options:
     """The global options of one server, and its global user options."""
 
     def __init__(self) -> None:
-        self._values = {name: option.default for name, option in OPTIONS.items()}
+        self._values = {name: option.default for name, option in OPTIONS.items()
+                        if not option.separator}
+        self._arrays = {name: dict(enumerate(_elements(option.default, option.separator)))
+                        for name, option in OPTIONS.items() if option.separator}
+        """Array options: their elements by index (tmux's arrays may have gaps)."""
         self._user: dict[str, str] = {}
 
     def _option(self, name: str) -> Option:
@@ -112,9 +143,8 @@ class Options:
         if is_user_option(name):
             return value
         option = self._option(name)
-        in_range = value.isdigit() and option.low <= int(value) <= option.high
-        if option.kind == "number" and not in_range:
-            raise OptionError(f"value is invalid: {value}")
+        if option.kind == "number":
+            _check_number(value, option)
         if option.kind == "key":
             try:
                 parse_key(value)
@@ -133,7 +163,23 @@ class Options:
         """An on/off option (tmux's flag type): set-option with no value toggles it."""
         return not is_user_option(name) and self._option(name).choices == ("off", "on")
 
-    def set(self, name: str, value: str) -> None:
+    def set(self, name: str, value: str, *, index: int | None = None,
+            append: bool = False) -> None:
+        """Set `name` to `value`; an array's element `index`, or, given the whole array,
+        its elements split from `value`, after the ones it has with `append`."""
+        if name in self._arrays:
+            elements = self._arrays[name]
+            if index is not None:
+                elements[index] = value
+                return
+            if not append:
+                elements.clear()
+            start = max(elements, default=-1) + 1
+            for offset, element in enumerate(_elements(value, OPTIONS[name].separator)):
+                elements[start + offset] = element
+            return
+        if index is not None:
+            raise OptionError(f"not an array: {name}[{index}]")
         checked = self.check(name, value)
         if is_user_option(name):
             self._user[name] = checked
@@ -147,35 +193,94 @@ class Options:
 
     def is_string(self, name: str) -> bool:
         """A value that `set -a` appends to and show-options quotes."""
-        return is_user_option(name) or self._option(name).kind in ("string", "theme")
+        return is_user_option(name) or self._option(name).kind in ("string", "style", "theme")
+
+    def appended(self, name: str, value: str) -> str:
+        """`value` added to what `name` holds (set -a): a style after a comma."""
+        current = self.get(name) if self.is_set(name) else ""
+        style = not is_user_option(name) and self._option(name).kind == "style"
+        return f"{current},{value}" if style and current else current + value
+
+    def is_array(self, name: str) -> bool:
+        return name in self._arrays
 
     def is_window_option(self, name: str) -> bool:
         return not is_user_option(name) and self._option(name).window
 
-    def reset(self, name: str) -> None:
-        """set-option -u: back to the default (a user option goes)."""
-        if is_user_option(name):
+    def reset(self, name: str, index: int | None = None) -> None:
+        """set-option -u: back to the default (a user option, an array's element go)."""
+        option = None if is_user_option(name) else self._option(name)
+        if option is None:
             self._user.pop(name, None)
+        elif option.separator and index is not None:
+            self._arrays[name].pop(index, None)
+        elif option.separator:
+            self._arrays[name] = dict(enumerate(_elements(option.default, option.separator)))
         else:
-            self._values[name] = self._option(name).default
+            self._values[name] = option.default
 
     def get(self, name: str) -> str:
+        """The value; an array's elements joined by its separator."""
         if is_user_option(name):
             if name not in self._user:
                 raise OptionError(f"invalid option: {name}")
             return self._user[name]
-        if name not in OPTIONS:
-            raise OptionError(f"invalid option: {name}")
+        option = self._option(name)
+        if option.separator:
+            return option.separator[0].join(self._arrays[name][i] for i in sorted(
+                self._arrays[name]))
         return self._values[name]
+
+    def shown(self, name: str, index: int | None = None) -> list[tuple[str, str | None]]:
+        """What show-options lists for `name`: the name and value, an array's elements
+        as `name[i]` (the bare name, with no value, when it has none)."""
+        if is_user_option(name) or not self._option(name).separator:
+            if index is not None:
+                raise OptionError(f"not an array: {name}")
+            return [(name, self.get(name))]
+        elements = self._arrays[name]
+        if index is not None:
+            return [(f"{name}[{index}]", elements[index])] if index in elements else []
+        if not elements:
+            return [(name, None)]
+        return [(f"{name}[{i}]", elements[i]) for i in sorted(elements)]
 
     def number(self, name: str) -> int:
         return int(self.get(name))
 
-    def items(self, scopes: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
+    def items(self, scopes: tuple[str, ...] | None = None) -> list[tuple[str, str | None]]:
         """The options of `scopes` (every one when None) by name, as show-options lists
-        them; the user options with the session ones, before them, as `@` sorts first."""
-        listed = sorted((name, value) for name, value in self._values.items()
-                        if scopes is None or OPTIONS[name].scope in scopes)
+        them (see `shown`); the user options with the session ones, before them, as `@`
+        sorts first."""
+        listed: list[tuple[str, str | None]] = []
+        for name in sorted(OPTIONS):
+            if scopes is None or OPTIONS[name].scope in scopes:
+                listed += self.shown(name)
         if scopes is None or "session" in scopes:
-            listed = sorted(self._user.items()) + listed
+            listed = [*sorted(self._user.items()), *listed]
         return listed
+
+
+def _check_number(value: str, option: Option) -> None:
+    """tmux's errors for a number option's value: not a number, or out of its range."""
+    try:
+        number = int(value, 10) if value.strip() == value and value else None
+    except ValueError:
+        number = None
+    if number is None:
+        raise OptionError(f"value is invalid: {value}")
+    if number < option.low:
+        raise OptionError(f"value is too small: {value}")
+    if number > option.high:
+        raise OptionError(f"value is too large: {value}")
+
+
+def _elements(value: str, separators: str) -> list[str]:
+    """An array's elements from a value set whole: split on any of `separators`,
+    empties dropped; or on newlines where it has some (how option_table joins elements
+    that hold the separators themselves, status-format's)."""
+    if "\n" in value:
+        return [part for part in value.split("\n") if part]
+    for separator in separators[1:]:
+        value = value.replace(separator, separators[0])
+    return [part for part in value.split(separators[0]) if part]

@@ -62,6 +62,37 @@ SCRIPT = [
     ["show", "-gv", "mouse"],
     ["set", "-g", "mouse", "0"],
     ["show", "-gv", "mouse"],
+    ["set", "-g", "history-limit", "-1"],
+    ["set", "-g", "history-limit", "99999999999"],
+    # tmux's options termhost keeps without applying them: accepted by type, shown.
+    ["set", "-g", "status-style", "bg=blue"],
+    ["set", "-ga", "status-style", "fg=red"],
+    ["show", "-g", "status-style"],
+    ["set", "-g", "renumber-windows", "on"],
+    ["show", "-gv", "renumber-windows"],
+    ["set", "-g", "repeat-time", "40000"],
+    ["set", "-g", "status-justify", "centre"],
+    ["show", "-g", "status-justify"],
+    ["set", "-g", "status-justify", "middle"],
+    ["set", "-g", "window-status-current-format", "#[bold] #I:#W "],
+    ["show", "-g", "window-status-current-format"],
+    ["setw", "-g", "aggressive-resize", "on"],
+    ["show", "-gw", "aggressive-resize"],
+    ["set", "-g", "prefix2", "C-a"],
+    ["show", "-g", "prefix2"],
+    # Array options: elements appended, set by index, unset, listed.
+    ["show", "-s", "terminal-overrides"],
+    ["set", "-as", "terminal-overrides", ",xterm-256color:Tc,foo:RGB"],
+    ["show", "-s", "terminal-overrides"],
+    ["set", "-s", "terminal-overrides[5]", "bar"],
+    ["set", "-su", "terminal-overrides[1]"],
+    ["show", "-s", "terminal-overrides"],
+    ["show", "-sv", "terminal-overrides"],
+    ["show", "-s", "terminal-overrides[5]"],
+    ["set", "-g", "status-left[0]", "x"],
+    ["set", "-ga", "update-environment", " SSH_AUTH_SOCK"],
+    ["show", "-g", "update-environment"],
+    ["show", "-s", "command-alias"],
 ]
 
 
@@ -95,3 +126,18 @@ def test_set_and_show_options_answer_as_tmux_does(servers: tuple[str, dict[str, 
         ours = subprocess.run([sys.executable, "-m", "termhost", *args], env=env,
                               capture_output=True, text=True, timeout=30, check=False)
         assert (ours.returncode, ours.stdout, ours.stderr) == run_tmux(socket, args), args
+
+
+def test_every_option_tmux_lists_termhost_lists_in_the_same_scope(
+    servers: tuple[str, dict[str, str]],
+) -> None:
+    # termhost's own options (theme, snapshots, snapshot-timeout) are its additions.
+    socket, env = servers
+    own = {"theme", "snapshots", "snapshot-timeout"}
+    for flags in ("-s", "-g", "-gw"):
+        _, listed, _ = run_tmux(socket, ["show-options", flags])
+        ours = subprocess.run([sys.executable, "-m", "termhost", "show-options", flags],
+                              env=env, capture_output=True, text=True, timeout=30, check=True)
+        names = {line.split()[0].split("[")[0] for line in listed.splitlines()}
+        assert {line.split()[0].split("[")[0] for line in ours.stdout.splitlines()} - own == (
+            names), flags

@@ -30,7 +30,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
     toggles."""
     if not args or len(args) > 2:
         raise CommandError(f"usage: set-option {VERBS['set-option'].usage}")
-    name = args[0]
+    name, index = _reference(args[0])
     options = context.server.options
     unset = "u" in flags or "U" in flags
     if len(args) < 2 and not unset and (is_user_option(name) or _is_string(context, name)):
@@ -54,11 +54,13 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
                 joined = old + value if "a" in flags and options.is_string(name) else value
                 window.options[name] = options.check(name, joined)
         elif unset:
-            options.reset(name)
+            options.reset(name, index)
+        elif options.is_array(name):
+            options.set(name, value, index=index, append="a" in flags)
         else:
-            if "a" in flags and options.is_string(name) and options.is_set(name):
-                value = options.get(name) + value
-            options.set(name, value)
+            if "a" in flags and options.is_string(name):
+                value = options.appended(name, value)
+            options.set(name, value, index=index)
     except OptionError as error:
         if "q" in flags and str(error).startswith("invalid option"):
             return Result()
@@ -85,13 +87,15 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
     if len(args) > 1:
         raise CommandError("too many arguments (need at most 1)")
     options = context.server.options
+    shown: list[tuple[str, str | None]]
     try:
         if args:
-            window = _local_window(context, args[0], flags, creating=False)
-            if window is not None and args[0] in window.options:
-                shown = [(args[0], window.options[args[0]])]
+            name, index = _reference(args[0])
+            window = _local_window(context, name, flags, creating=False)
+            if window is not None and name in window.options:
+                shown = [(name, window.options[name])]
             else:
-                shown = [(args[0], options.get(args[0]))]
+                shown = options.shown(name, index)
         else:
             scopes = (("server",) if "s" in flags else ("window", "pane")
                       if "w" in flags or "p" in flags else ("session",))
@@ -101,8 +105,18 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
             return Result()
         raise CommandError(str(error)) from None
     lines = [value if "v" in flags else f"{name} {_printed(context, name, value)}"
-             for name, value in shown]
+             for name, value in shown if value is not None]
+    if "v" not in flags:  # an empty array: its name alone
+        lines += [name for name, value in shown if value is None]
     return Result(stdout="".join(line + "\n" for line in lines))
+
+
+def _reference(word: str) -> tuple[str, int | None]:
+    """`name` or an array's element `name[N]`."""
+    name, bracket, rest = word.partition("[")
+    if bracket and rest.endswith("]") and rest[:-1].isdigit():
+        return name, int(rest[:-1])
+    return word, None
 
 
 def _local_window(context: Context, name: str, flags: dict[str, str], *,
@@ -142,4 +156,4 @@ def _is_string(context: Context, name: str) -> bool:
 
 def _printed(context: Context, name: str, value: str) -> str:
     """A string option's value escaped as tmux escapes it (args_escape); others as is."""
-    return config.escaped(value) if _is_string(context, name) else value
+    return config.escaped(value) if _is_string(context, _reference(name)[0]) else value
