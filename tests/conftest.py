@@ -42,9 +42,13 @@ def _private_state_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Servers the tests start keep their sessions' environment snapshots in a directory
     of the run's own, not in the user's ~/.local/state; and the shell they capture for each
     session is sh, not the user's own shell with its rc files (which would make every test
-    that starts a session read them), unless a test says otherwise."""
+    that starts a session read them), unless a test says otherwise. HOME and
+    XDG_CONFIG_HOME are empty directories of the run's: a server started without -f reads
+    the user's config.toml or ~/.tmux.conf, and no test may depend on the user's."""
     os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
     os.environ["SHELL"] = "/bin/sh"
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("home"))
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
 
 
 class _Poll:

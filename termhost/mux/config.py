@@ -34,11 +34,20 @@ RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 
 
 def default_path(env: Mapping[str, str]) -> str | None:
-    """`$XDG_CONFIG_HOME/termhost/config.toml` (~/.config by default) when it exists: the
-    configuration a server starts with when -f does not name one."""
-    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", "~"), ".config")
-    path = os.path.join(os.path.expanduser(base), "termhost", "config.toml")
-    return path if os.path.isfile(path) else None
+    """The configuration a server starts with when -f names none: termhost's own
+    `$XDG_CONFIG_HOME/termhost/config.toml` (~/.config by default) when it exists, else
+    the tmux configuration tmux 3.3a would read (~/.tmux.conf,
+    `$XDG_CONFIG_HOME/tmux/tmux.conf`, ~/.config/tmux/tmux.conf: the first there is), so
+    that a tmux user's setup simply works."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    config_home = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    for path in (os.path.join(config_home, "termhost", "config.toml"),
+                 os.path.join(home, ".tmux.conf"),
+                 os.path.join(config_home, "tmux", "tmux.conf"),
+                 os.path.join(home, ".config", "tmux", "tmux.conf")):
+        if os.path.isfile(path):
+            return path
+    return None
 
 
 TMUX_VERSION = "3.3a"

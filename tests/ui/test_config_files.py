@@ -76,3 +76,29 @@ def test_dev_null_and_a_tmux_file_instead(env: dict[str, str], tmp_path: Path) -
     bound = [line for line in termhost(env, "list-keys", "-T", "prefix").splitlines()
              if line.split()[3:4] == ["a"]]
     assert bound == ["bind-key    -T prefix a       new-window \\; split-window"]
+
+
+def test_with_no_config_of_its_own_the_users_tmux_conf_is_read(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    # As tmux 3.3a reads ~/.tmux.conf, then $XDG_CONFIG_HOME/tmux/tmux.conf: a tmux user's
+    # setup works as it is. termhost's own config.toml, when there is one, comes first.
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**env, "HOME": str(home), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    xdg_tmux = tmp_path / "xdg" / "tmux" / "tmux.conf"
+    xdg_tmux.parent.mkdir(parents=True)
+    xdg_tmux.write_text("set -g status-left 'from xdg '\n")
+    assert run(env, "new-session", "-d", "-s", "x", "exec sleep 1000").stderr == ""
+    assert termhost(env, "show", "-gv", "status-left") == "from xdg \n"
+    termhost(env, "kill-server")
+    (home / ".tmux.conf").write_text("set -g status-left 'from home '\nset -g @theme nord\n")
+    assert run(env, "new-session", "-d", "-s", "h", "exec sleep 1000").stderr == ""
+    assert termhost(env, "show", "-gv", "status-left") == "from home \n"
+    assert termhost(env, "show", "-gqv", "@theme") == "nord\n"
+    termhost(env, "kill-server")
+    own = tmp_path / "xdg" / "termhost" / "config.toml"
+    own.parent.mkdir(parents=True)
+    own.write_text('status-left = "from toml "\n')
+    assert run(env, "new-session", "-d", "-s", "t", "exec sleep 1000").stderr == ""
+    assert termhost(env, "show", "-gv", "status-left") == "from toml \n"
