@@ -1,10 +1,13 @@
-"""Verbs for scripts: source-file (tmux command files) and wait-for (channels)."""
+"""Verbs for scripts: source-file (tmux command files), if-shell and run-shell (shell
+commands, and tmux commands run on their outcome), wait-for (channels)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
+from typing import Any
 
 from termhost.mux import config
 from termhost.mux.channels import Channel
@@ -13,8 +16,13 @@ from termhost.mux.commands import (
     Context,
     Result,
     command,
+    find_pane,
     run_command,
+    variables,
 )
+from termhost.mux.formats import expand
+from termhost.mux.lexer import LexError, split_commands
+from termhost.mux.shell import run_shell
 from termhost.mux.verbs import VERBS
 
 _SOURCE_DEPTH = 50
@@ -42,6 +50,120 @@ async def source_file(context: Context, flags: dict[str, str], args: list[str]) 
         output += printed
         errors += failed
     return Result(stdout=output, stderr="".join(e + "\n" for e in errors), status=int(bool(errors)))
+
+
+@command("if-shell")
+async def if_shell(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Run the first command if the shell command succeeds (-F: if the format is true),
+    else the second if given; -b does not wait. Formats in the shell command expand
+    first, as tmux's do."""
+    if len(args) < 2:
+        raise CommandError("command if-shell: too few arguments (need at least 2)")
+    if len(args) > 3:
+        raise CommandError("command if-shell: too many arguments (need at most 3)")
+    condition = expand(args[0], _target_variables(context, flags))
+
+    async def decide() -> Result:
+        if "F" in flags:
+            true = condition not in ("", "0")
+        else:
+            status, _ = await run_shell(condition, _shell_env(context), context.cwd)
+            true = status.returncode == 0
+        chosen = args[1] if true else (args[2] if len(args) > 2 else None)
+        return await run_command_string(context, chosen) if chosen is not None else Result()
+
+    if "b" in flags:
+        _in_background(decide())
+        return Result()
+    return await decide()
+
+
+@command("run-shell")
+async def run_shell_command(context: Context, flags: dict[str, str], args: list[str]
+                            ) -> Result:
+    """Run a shell command (formats expanded) and print its output; its exit status is
+    the command's, and a failure says so as tmux does (`'CMD' returned N`). -C runs a
+    tmux command instead, -b does not wait, -d waits first."""
+    if len(args) > 1:
+        raise CommandError("command run-shell: too many arguments (need at most 1)")
+    delay = flags.get("d")
+    if delay is not None:
+        try:
+            seconds = float(delay)
+        except ValueError:
+            raise CommandError(f"invalid delay time: {delay}") from None
+    text = expand(args[0], _target_variables(context, flags)) if args else ""
+
+    async def run() -> Result:
+        if delay is not None:
+            await asyncio.sleep(seconds)  # run-shell -d: the delay asked for
+        if not text:
+            return Result()
+        if "C" in flags:
+            return await run_command_string(context, text)
+        status, output = await run_shell(text, _shell_env(context), flags.get("c", context.cwd))
+        if status.returncode == 0:
+            return Result(stdout=output)
+        if status.returncode > 0:
+            code, how = status.returncode, f"returned {status.returncode}"
+        else:
+            code, how = 128 - status.returncode, f"terminated by signal {-status.returncode}"
+        return Result(stdout=output, stderr=f"'{text}' {how}\n", status=code)
+
+    if "b" in flags:
+        _in_background(run())
+        return Result()
+    return await run()
+
+
+@command("send-prefix")
+async def send_prefix(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The prefix key (-2: prefix2) typed into the pane, as if it were not the prefix."""
+    prefix = context.server.options.get("prefix2" if "2" in flags else "prefix")
+    if prefix.lower() == "none":
+        return Result()
+    target = flags.get("t")
+    return await run_command(context, ["send-keys", *(["-t", target] if target else []),
+                                       prefix])
+
+
+async def run_command_string(context: Context, text: str) -> Result:
+    """A command given as one argument (`if-shell`'s, `run-shell -C`'s), parsed as a
+    configuration line is, its commands run in turn until one fails."""
+    try:
+        commands = split_commands(text, {**os.environ, **context.env})
+    except LexError as error:
+        raise CommandError(f"syntax error: {error}") from None
+    result = Result()
+    for argv in commands:
+        done = await run_command(context, argv)
+        result = dataclasses.replace(done, stdout=result.stdout + done.stdout)
+        if done.status:
+            break
+    return result
+
+
+_BACKGROUND: set[asyncio.Task[Result]] = set()
+"""-b commands under way: held so that they are not collected before they end."""
+
+
+def _in_background(work: Coroutine[Any, Any, Result]) -> None:
+    task = asyncio.get_running_loop().create_task(work)
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+def _target_variables(context: Context, flags: dict[str, str]) -> dict[str, str]:
+    """The `#{...}` variables of -t (or the current pane): none before a session exists."""
+    if not context.server.sessions:
+        return {}
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    return variables(session, window, context.server, pane)
+
+
+def _shell_env(context: Context) -> dict[str, str]:
+    """The shell command's environment: the server's, and the client's over it."""
+    return {**os.environ, **context.env}
 
 
 @command("wait-for")
