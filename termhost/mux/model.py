@@ -221,6 +221,18 @@ class Session:
             self.last, self.current = self.current, window
         window.activity = window.bell = False
 
+    def neighbour(self, step: int, *, alerted: bool = False) -> Window | None:
+        """The window `step` (1 or -1) from the current in index order, round the ends
+        (next-window, previous-window); with `alerted`, the nearest with an alert
+        (activity or bell). None when there is no other."""
+        count = len(self.windows)
+        start = self.windows.index(self.active_window)
+        for offset in range(1, count):
+            window = self.windows[(start + step * offset) % count]
+            if not alerted or window.activity or window.bell:
+                return window
+        return None
+
     def remove(self, window: Window) -> None:
         """Drop a closed window; the last window (else the first) becomes current."""
         if window in self.windows:

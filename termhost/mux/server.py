@@ -379,6 +379,8 @@ class Server:
         window.fit_panes()
         if select:
             window.select(pane)
+        else:  # as tmux 3.3a's window_add_pane, which puts it first for last-pane
+            window.last = pane
         self.refresh(session)
 
     async def _start_pane(

@@ -1,4 +1,4 @@
-"""Pane verbs: send-keys, capture-pane, display-message, split-window, select-pane,
+"""Pane verbs: send-keys, capture-pane, display-message, split-window, select-pane, last-pane,
 resize-pane, respawn-pane, kill-pane, list-panes, and the ones that move panes:
 break-pane, join-pane (move-pane), swap-pane, rotate-window."""
 
@@ -236,6 +236,22 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
             pane = window.neighbour(pane, direction)
     session.select(window)
     window.select(pane)
+    context.server.refresh(session)
+    return Result()
+
+
+@command("last-pane")
+async def last_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The pane that was active before this one in the window -t; -Z keeps it zoomed."""
+    if "d" in flags or "e" in flags:
+        raise CommandError("last-pane -d and -e (a pane's input off and on) are not supported")
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    if window.last is None or window.last not in window.panes:
+        raise CommandError("no last pane")
+    zoomed = window.zoomed
+    window.select(window.last)
+    if zoomed and "Z" in flags:
+        window.zoom(True)
     context.server.refresh(session)
     return Result()
 

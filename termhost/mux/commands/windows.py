@@ -1,5 +1,5 @@
-"""Window verbs: new-window, list-windows, select-window, kill-window, rename-window,
-resize-window."""
+"""Window verbs: new-window, list-windows, select-window (next-window, previous-window,
+last-window), kill-window, rename-window, resize-window."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from termhost.mux.commands import (
     variables,
 )
 from termhost.mux.formats import expand
+from termhost.mux.model import Session, Window
 
 
 @command("new-window")
@@ -47,7 +48,48 @@ async def list_windows(context: Context, flags: dict[str, str], args: list[str])
 
 @command("select-window")
 async def select_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window -t; -l the last one, -n the next, -p the previous (of -t's session);
+    -T goes to the last window when -t is already current."""
+    if "l" in flags or "n" in flags or "p" in flags:
+        session = find_session(context.server, flags.get("t"))
+        if "l" in flags:
+            return _select(context, session, session.last, "last")
+        step = 1 if "n" in flags else -1
+        return _select(context, session, session.neighbour(step), _STEPS[step])
     session, window, _ = find_pane(context.server, flags.get("t"))
+    if "T" in flags and window is session.current and session.last is not None:
+        window = session.last
+    return _select(context, session, window, "")
+
+
+@command("next-window")
+async def next_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window after the current, round the end; -a the next with an alert."""
+    session = find_session(context.server, flags.get("t"))
+    return _select(context, session, session.neighbour(1, alerted="a" in flags), _STEPS[1])
+
+
+@command("previous-window")
+async def previous_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window before the current, round the start; -a the previous with an alert."""
+    session = find_session(context.server, flags.get("t"))
+    return _select(context, session, session.neighbour(-1, alerted="a" in flags), _STEPS[-1])
+
+
+@command("last-window")
+async def last_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window that was current before this one."""
+    session = find_session(context.server, flags.get("t"))
+    return _select(context, session, session.last, "last")
+
+
+_STEPS = {1: "next", -1: "previous"}
+
+
+def _select(context: Context, session: Session, window: Window | None, what: str) -> Result:
+    """Make `window` current, or say there is no `what` window, in tmux's words."""
+    if window is None:
+        raise CommandError(f"no {what} window")
     session.select(window)
     context.server.refresh(session)
     return Result()
