@@ -24,9 +24,9 @@ class Verb(NamedTuple):
 VERBS = {
     verb.name: verb
     for verb in (
-        Verb("new-session", ("new",), "ds:x:y:c:n:e:",
-             "[-d] [-c dir] [-e VAR=value] [-n window-name] [-s session-name] [-x width] "
-             "[-y height] [command]"),
+        Verb("new-session", ("new",), "dPF:s:x:y:c:n:e:",
+             "[-dP] [-c dir] [-e VAR=value] [-F format] [-n window-name] [-s session-name] "
+             "[-x width] [-y height] [command]"),
         Verb("has-session", ("has",), "t:", "[-t target-session]"),
         Verb("attach-session", ("attach", "a"), "t:", "[-t target-session]"),
         Verb("detach-client", ("detach",), "s:", "[-s target-session]"),
@@ -48,8 +48,8 @@ VERBS = {
         Verb("capture-pane", ("capturep",), "b:pt:S:E:JNe",
              "[-eJNp] [-b buffer-name] [-S start-line] [-E end-line] [-t target-pane]"),
         Verb("display-message", ("display",), "pt:", "[-p] [-t target-pane] [message]"),
-        Verb("new-window", ("neww",), "dn:t:c:",
-             "[-d] [-c dir] [-n window-name] [-t target-session] [command]"),
+        Verb("new-window", ("neww",), "dPF:n:t:c:",
+             "[-dP] [-c dir] [-F format] [-n window-name] [-t target-session] [command]"),
         Verb("list-windows", ("lsw",), "t:F:", "[-F format] [-t target-session]"),
         Verb("select-window", ("selectw",), "lnpTt:", "[-lnpT] [-t target-window]"),
         Verb("next-window", ("next",), "at:", "[-a] [-t target-session]"),
@@ -62,11 +62,12 @@ VERBS = {
         Verb("kill-pane", ("killp",), "t:", "[-t target-pane]"),
         Verb("respawn-pane", ("respawnp",), "c:kt:", "[-k] [-c dir] [-t target-pane] [command]"),
         Verb("list-panes", ("lsp",), "asF:t:", "[-as] [-F format] [-t target-window]"),
-        Verb("split-window", ("splitw",), "hvbdp:l:t:c:",
-             "[-bdhv] [-c dir] [-l size] [-p percentage] [-t target-pane] [command]"),
+        Verb("split-window", ("splitw",), "hvbdPF:p:l:t:c:",
+             "[-bdhvP] [-c dir] [-F format] [-l size] [-p percentage] [-t target-pane] "
+             "[command]"),
         Verb("select-pane", ("selectp",), "t:LRUDT:", "[-LRUD] [-T title] [-t target-pane]"),
-        Verb("break-pane", ("breakp",), "dn:s:t:",
-             "[-d] [-n window-name] [-s src-pane] [-t dst-window]"),
+        Verb("break-pane", ("breakp",), "dPF:n:s:t:",
+             "[-dP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]"),
         Verb("join-pane", ("joinp",), "bdhvl:p:s:t:",
              "[-bdhv] [-l size] [-s src-pane] [-t dst-pane]"),
         Verb("move-pane", ("movep",), "bdhvl:p:s:t:",

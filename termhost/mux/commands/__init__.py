@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import VERBS, lookup
@@ -242,6 +243,19 @@ def variables(
 
 
 # --- helpers the verbs share -------------------------------------------------------------
+
+
+NEW_PANE_INFO = "#{session_name}:#{window_index}.#{pane_index}"
+"""What new-window, split-window and break-pane -P print by default, as tmux's."""
+
+
+def new_object_info(flags: dict[str, str], default: str, server: Server, session: Session,
+                    window: Window | None = None, pane: Pane | None = None) -> str:
+    """What -P prints about the object a command made: -F's format (else `default`)
+    expanded for it, as new-session, new-window, split-window and break-pane do."""
+    if "P" not in flags:
+        return ""
+    return expand(flags.get("F", default), variables(session, window, server, pane)) + "\n"
 
 
 def size_arg(text: str, what: str) -> int:

@@ -8,12 +8,14 @@ import os
 
 from termhost.mux import layout
 from termhost.mux.commands import (
+    NEW_PANE_INFO,
     CommandError,
     Context,
     Result,
     command,
     find_pane,
     find_session,
+    new_object_info,
     size_arg,
     variables,
 )
@@ -197,13 +199,14 @@ async def split_window(context: Context, flags: dict[str, str], args: list[str])
         raise CommandError(f"bad working directory: {cwd}")
     env = {key: value for key, value in context.env.items() if key != "TMUX"}
     try:
-        await context.server.split_window(
+        new = await context.server.split_window(
             session, window, pane, args, env, cwd, horizontal="h" in flags, size=size,
             percentage=percentage, before="b" in flags, select="d" not in flags,
         )
     except LayoutError as error:
         raise CommandError(f"create pane failed: {error}") from None
-    return Result()
+    return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, session,
+                                         window, new))
 
 
 def _split_size(flags: dict[str, str]) -> tuple[int | None, int | None]:
@@ -284,7 +287,9 @@ async def break_pane(context: Context, flags: dict[str, str], args: list[str]) -
             raise CommandError(f"index in use: {index}")
     context.server.break_pane(session, window, pane, to, index, flags.get("n"),
                               select="d" not in flags)
-    return Result()
+    broken = next(w for w in to.windows if pane in w.panes)
+    return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, to, broken,
+                                         pane))
 
 
 @command("join-pane")

@@ -12,6 +12,7 @@ from termhost.mux.commands import (
     Result,
     command,
     find_session,
+    new_object_info,
     one_name,
     size_arg,
     variables,
@@ -44,7 +45,8 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     if "d" not in flags and context.size:
         cols, rows = context.size[0], max(1, context.size[1] - 1)  # the status line
     session = await server.new_session(name, cols, rows, args, env, cwd, flags.get("n"))
-    return Result() if "d" in flags else Result(attach=session)
+    info = new_object_info(flags, "#{session_name}:", server, session)
+    return Result(stdout=info) if "d" in flags else Result(stdout=info, attach=session)
 
 
 @command("attach-session")

@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 
 from termhost.mux.commands import (
+    NEW_PANE_INFO,
     CommandError,
     Context,
     Result,
     command,
     find_pane,
     find_session,
+    new_object_info,
     one_name,
     size_arg,
     variables,
@@ -27,10 +29,11 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
     env = {key: value for key, value in context.env.items() if key != "TMUX"}
-    await context.server.new_window(
+    window = await context.server.new_window(
         session, args, env, cwd, flags.get("n"), select="d" not in flags
     )
-    return Result()
+    return Result(stdout=new_object_info(
+        flags, NEW_PANE_INFO, context.server, session, window, window.active))
 
 
 @command("list-windows")
