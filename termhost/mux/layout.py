@@ -15,7 +15,7 @@ live one).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
@@ -27,6 +27,7 @@ __all__ = [
     "Direction",
     "LayoutError",
     "close",
+    "describe",
     "find_preset",
     "new_cell_size",
     "next_layout",
@@ -80,6 +81,26 @@ class Cell(Generic[P]):
             else:
                 child.place(x, y + offset)
                 offset += child.height + 1
+
+
+def describe(root: Cell[P], pane_id: Callable[[P], int]) -> str:
+    """The layout as tmux writes it (#{window_layout}, layout_dump): a checksum, then
+    `WxH,X,Y` per cell, a pane's number after its leaf, a row's children in `{}`, a
+    column's in `[]`."""
+    body = _dump(root, pane_id)
+    checksum = 0
+    for char in body.encode():
+        checksum = ((checksum >> 1) + ((checksum & 1) << 15) + char) & 0xFFFF
+    return f"{checksum:04x},{body}"
+
+
+def _dump(cell: Cell[P], pane_id: Callable[[P], int]) -> str:
+    head = f"{cell.width}x{cell.height},{cell.x},{cell.y}"
+    if cell.kind == "pane":
+        assert cell.pane is not None
+        return f"{head},{pane_id(cell.pane)}"
+    opening, closing = "{}" if cell.kind == "row" else "[]"
+    return head + opening + ",".join(_dump(child, pane_id) for child in cell.children) + closing
 
 
 def split(

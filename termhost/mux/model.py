@@ -175,6 +175,8 @@ class Session:
     last: Window | None = None
     env: dict[str, str] = field(default_factory=dict)
     """The environment of the client that created it: new panes start with it."""
+    path: str = ""
+    """The directory it was started in (#{session_path})."""
     manual_size: bool = False
     """Set by resize-window -x/-y: the clients' sizes no longer change it."""
     last_typed: float = -TYPING_WINDOW

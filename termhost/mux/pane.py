@@ -14,8 +14,10 @@ before the emulator, and the pane's resizes and end.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import signal
+import struct
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -60,6 +62,10 @@ class PaneTap(Protocol):
         (None). The tap is taken off after this."""
 
 
+_TIOCGPTN = 0x80045430
+"""Linux's ioctl for a PTY master's number (termios does not export it)."""
+
+
 class Pane:
     """One pane; `on_close` is called when its process has ended and the PTY is drained,
     or at once when the pane is killed; again if a pane kept dead (remain-on-exit) is
@@ -95,6 +101,8 @@ class Pane:
         self.bells_seen = 0
         """The emulator's bell count when the alerts were last looked at."""
         self.taps: list[PaneTap] = []
+        self.start_command: list[str] = []
+        """The command as it was given (#{pane_start_command}): none for the shell."""
         self.mark_active()
 
     def mark_active(self) -> None:
@@ -145,6 +153,29 @@ class Pane:
                 return comm.read().strip()
         except OSError:
             return os.path.basename(self.argv[0])
+
+    def current_path(self) -> str:
+        """The working directory of the process in the foreground of the pane's
+        terminal (#{pane_current_path}), else of the pane's own process."""
+        try:
+            pids = [os.tcgetpgrp(self.master), self.pid]
+        except OSError:
+            pids = [self.pid]
+        for pid in pids:
+            try:
+                return os.readlink(f"/proc/{pid}/cwd")
+            except OSError:
+                continue
+        return ""
+
+    @property
+    def tty(self) -> str:
+        """The path of the pane's terminal (#{pane_tty}), from the master's pty number."""
+        try:
+            number = struct.unpack("I", fcntl.ioctl(self.master, _TIOCGPTN, b"\0" * 4))
+        except OSError:
+            return ""
+        return f"/dev/pts/{number[0]}"
 
     def write(self, data: bytes) -> None:
         """Bytes to the program, as if typed (keys, pastes, query answers).

@@ -274,7 +274,7 @@ class Server:
         name = name if name is not None else str(session_id)
         while name in self.sessions:  # an automatic name taken by an explicit one
             name = str(self._next("session"))
-        session = Session(session_id, name, cols, rows, env=dict(env))
+        session = Session(session_id, name, cols, rows, env=dict(env), path=cwd or os.getcwd())
         await self.new_window(session, args, env, cwd, window_name, select=True)
         self.sessions[name] = session
         session.snapshot = SessionSnapshot(
@@ -411,10 +411,12 @@ class Server:
             PANE_VARIABLE: str(PaneVariable(self.path, os.getpid(), session.id)),
             PANE_ID_VARIABLE: f"%{pane_id}",
         }
-        return await Pane.start(
+        pane = await Pane.start(
             pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
             history_limit=self.options.number("history-limit"),
         )
+        pane.start_command = list(args) if args or again is None else again.start_command
+        return pane
 
     async def respawn_pane(
         self, session: Session, window: Window, pane: Pane, args: Sequence[str],

@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from termhost.mux import layout
+from termhost.mux.config import escaped
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
@@ -224,6 +226,11 @@ def variables(
         "pane_dead_signal": _dead_field(pane, "signal"),
         "pane_title": screen.title or host,
         "pane_current_command": pane.current_command(),
+        "pane_current_path": pane.current_path(),
+        "pane_start_command": " ".join(escaped(word) for word in pane.start_command),
+        "pane_tty": pane.tty,
+        "session_path": session.path,
+        "window_layout": layout.describe(window.layout, lambda p: p.id),
         "pane_width": str(pane.terminal.cols),
         "pane_height": str(pane.terminal.rows),
         "cursor_x": str(min(screen.cursor.x, pane.terminal.cols - 1)),
