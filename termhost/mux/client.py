@@ -39,11 +39,8 @@ from termhost.mux.protocol import (
     version_mismatch,
 )
 
-__all__ = ["STARTS_SERVER", "ClientError", "run"]
+__all__ = ["ClientError", "run"]
 
-STARTS_SERVER = frozenset({
-    "new-session", "new", "start-server", "start", "list-keys", "lsk", "source-file", "source",
-})
 _START_TIMEOUT = 10.0
 
 
@@ -68,8 +65,16 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     try:
         sock = _connect(path)
     except (FileNotFoundError, ConnectionRefusedError):
-        if argv[0] not in STARTS_SERVER:
+        from termhost.mux.verbs import UsageError, lookup, parse_flags
+
+        verb = lookup(argv[0])
+        if verb is None or not verb.starts_server:
             raise ClientError(f"no server running on {path}") from None
+        try:
+            parse_flags(verb, argv[1:])  # a command refused for its flags starts nothing
+        except UsageError as error:
+            (stderr or sys.stderr.buffer).write(f"{error}\n".encode())
+            return 1
         sock = _start_server(path, config)
     with sock:
         if attaching:

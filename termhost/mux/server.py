@@ -71,7 +71,6 @@ __all__ = ["Server", "main"]
 _HANDSHAKE_TIMEOUT = 10.0
 
 
-_MAY_LEAVE_EMPTY = frozenset({"start-server", "list-keys", "source-file"})
 
 
 class Server:
@@ -106,13 +105,14 @@ class Server:
         result = await run_command(context, ["source-file", path])
         self.config_errors = result.stderr
 
-    def _exit_if_empty(self, verb: str) -> None:
+    def _exit_if_empty(self, may_leave_empty: bool) -> None:
         """tmux's exit-empty: after a command that may start a server without making a
-        session (start-server, list-keys, source-file), a server left with no session
-        and no other command under way ends. Other commands (has-session while a
-        new-session starts the server) never end it: its sessions are on their way."""
+        session (a verb declared `may_leave_empty`: start-server, list-keys,
+        source-file), a server left with no session and no other command under way
+        ends. Other commands (has-session while a new-session starts the server) never
+        end it: its sessions are on their way."""
         empty = not self.sessions and not self.clients and not self._commands_running
-        if empty and verb in _MAY_LEAVE_EMPTY:
+        if empty and may_leave_empty:
             self._done.set()
 
     def _next(self, kind: str) -> int:
@@ -649,7 +649,7 @@ class Server:
                 writer.write(encode_frame(FrameType.EXIT, encode_exit(result.status)))
                 await writer.drain()
                 verb = lookup(argv[0]) if argv else None
-                self._exit_if_empty(verb.name if verb is not None else "")
+                self._exit_if_empty(verb is not None and verb.may_leave_empty)
                 return
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")

@@ -6,9 +6,14 @@ verb, or say it is unknown, without importing the server's side.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["VERBS", "Verb", "lookup"]
+__all__ = ["VERBS", "UsageError", "Verb", "lookup", "parse_flags"]
+
+
+class UsageError(ValueError):
+    """A command line its verb's flags refuse: the message, then the verb's usage."""
 
 
 class Verb(NamedTuple):
@@ -19,6 +24,12 @@ class Verb(NamedTuple):
     flags: str
     """getopt's letters, `x:` taking a value, as in tmux's command table."""
     usage: str
+    starts_server: bool = False
+    """Run with no server, it starts one (new-session, start-server, ...), as tmux's
+    CMD_STARTSERVER; any other verb says no server is running."""
+    may_leave_empty: bool = False
+    """A server it started may be left with no session, and then ends (tmux's
+    exit-empty after start-server, list-keys, source-file)."""
 
 
 VERBS = {
@@ -26,22 +37,24 @@ VERBS = {
     for verb in (
         Verb("new-session", ("new",), "dPF:s:x:y:c:n:e:",
              "[-dP] [-c dir] [-e VAR=value] [-F format] [-n window-name] [-s session-name] "
-             "[-x width] [-y height] [command]"),
+             "[-x width] [-y height] [command]", starts_server=True),
         Verb("has-session", ("has",), "t:", "[-t target-session]"),
         Verb("attach-session", ("attach", "a"), "t:", "[-t target-session]"),
         Verb("detach-client", ("detach",), "s:", "[-s target-session]"),
         Verb("list-sessions", ("ls",), "F:", "[-F format]"),
         Verb("kill-session", (), "t:", "[-t target-session]"),
         Verb("kill-server", (), "", ""),
-        Verb("start-server", ("start",), "", ""),
+        Verb("start-server", ("start",), "", "", starts_server=True, may_leave_empty=True),
         Verb("wait-for", ("wait",), "LSU", "[-L | -S | -U] channel"),
-        Verb("source-file", ("source",), "q", "[-q] path ..."),
+        Verb("source-file", ("source",), "q", "[-q] path ...", starts_server=True,
+             may_leave_empty=True),
         Verb("if-shell", ("if",), "bFt:",
              "[-bF] [-t target-pane] shell-command command [command]"),
         Verb("run-shell", ("run",), "bCc:d:t:",
              "[-bC] [-c start-directory] [-d delay] [-t target-pane] [shell-command]"),
         Verb("send-prefix", (), "2t:", "[-2] [-t target-pane]"),
-        Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table]"),
+        Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table]", starts_server=True,
+             may_leave_empty=True),
         Verb("bind-key", ("bind",), "nrN:T:", "[-nr] [-N note] [-T key-table] key command"),
         Verb("unbind-key", ("unbind",), "anqT:", "[-anq] [-T key-table] key"),
         Verb("send-keys", ("send",), "lt:", "[-l] [-t target-pane] key ..."),
@@ -106,6 +119,18 @@ VERBS = {
     )
 }
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}
+
+
+def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """The flags (letter: value, "" for one without) and the arguments of a command
+    line, as tmux's getopt splits them; UsageError says what is wrong, and the usage."""
+    import getopt  # here, not on the thin client's way to a server that is running
+
+    try:
+        options, arguments = getopt.getopt(list(args), verb.flags)
+    except getopt.GetoptError as error:
+        raise UsageError(f"{error.msg}\nusage: {verb.name} {verb.usage}") from None
+    return {flag[1]: value for flag, value in options}, arguments
 
 
 def lookup(word: str) -> Verb | None:

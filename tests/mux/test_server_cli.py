@@ -84,6 +84,19 @@ def test_tmux_errors_and_exit_statuses(termhost: Termhost) -> None:
     assert "Traceback" not in duplicate.stderr + missing.stderr + bad_flag.stderr
 
 
+def test_a_verb_starts_a_server_by_its_table_entry_and_a_bad_flag_starts_none(
+    termhost: Termhost,
+) -> None:
+    # As tmux: new-session -Q is refused before any server starts (tmux then says it
+    # cannot connect); a prefix of a verb that starts one starts one too.
+    refused = termhost("new-session", "-Q", "-d", check=False)
+    assert refused.returncode == 1 and "usage: new-session" in refused.stderr
+    assert termhost("has-session", check=False).stderr.startswith("termhost: no server running")
+    assert not termhost.socket.exists()
+    termhost("new-sess", "-d", "-s", "prefixed")
+    assert termhost("ls", "-F", "#{session_name}").stdout == "prefixed\n"
+
+
 def test_keys_sent_to_a_pane_show_on_its_screen(termhost: Termhost) -> None:
     termhost("new-session", "-d", "-s", "work", "-x", "60", "-y", "8", "cat")
     termhost("send-keys", "-t", "work", "typed line", "Enter")

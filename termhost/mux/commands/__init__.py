@@ -11,7 +11,6 @@ Messages and exit statuses follow tmux: `can't find session: X` and 1, usage err
 
 from __future__ import annotations
 
-import getopt
 import os
 import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -23,7 +22,7 @@ from termhost.mux.config import escaped
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
-from termhost.mux.verbs import VERBS, lookup
+from termhost.mux.verbs import VERBS, UsageError, lookup, parse_flags
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
@@ -96,12 +95,11 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
     if verb is None:
         return Result(stderr=f"unknown command: {argv[0]}\n", status=1)
     try:
-        options, arguments = getopt.getopt(list(argv[1:]), verb.flags)
-    except getopt.GetoptError as error:
-        return Result(stderr=f"{error.msg}\nusage: {verb.name} {verb.usage}\n", status=1)
+        flags, arguments = parse_flags(verb, argv[1:])
+    except UsageError as error:
+        return Result(stderr=f"{error}\n", status=1)
     try:
         run = COMMANDS[verb.name]
-        flags = {flag[1]: value for flag, value in options}
         if context.session is not None and "t" not in flags and "t:" in verb.flags:
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
