@@ -55,6 +55,8 @@ VERBS = {
         Verb("send-prefix", (), "2t:", "[-2] [-t target-pane]"),
         Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table]", starts_server=True,
              may_leave_empty=True),
+        Verb("list-commands", ("lscm",), "F:", "[-F format] [command]", starts_server=True,
+             may_leave_empty=True),
         Verb("bind-key", ("bind",), "nrN:T:", "[-nr] [-N note] [-T key-table] key command"),
         Verb("unbind-key", ("unbind",), "anqT:", "[-anq] [-T key-table] key"),
         Verb("send-keys", ("send",), "lt:", "[-l] [-t target-pane] key ..."),

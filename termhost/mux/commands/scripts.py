@@ -1,5 +1,5 @@
 """Verbs for scripts: source-file (tmux command files), if-shell and run-shell (shell
-commands, and tmux commands run on their outcome), wait-for (channels)."""
+commands, and tmux commands run on their outcome), list-commands, wait-for (channels)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from termhost.mux.commands import (
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.shell import run_shell
-from termhost.mux.verbs import VERBS
+from termhost.mux.verbs import VERBS, lookup
 
 _SOURCE_DEPTH = 50
 """Files sourced inside each other at most, as tmux's limit."""
@@ -164,6 +164,30 @@ def _target_variables(context: Context, flags: dict[str, str]) -> dict[str, str]
 def _shell_env(context: Context) -> dict[str, str]:
     """The shell command's environment: the server's, and the client's over it."""
     return {**os.environ, **context.env}
+
+
+@command("list-commands")
+async def list_commands(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Every verb (or the one named) as tmux lists it, from the one table of verbs:
+    name, first alias, usage; -F with #{command_list_name}, _alias and _usage."""
+    if len(args) > 1:
+        raise CommandError("command list-commands: too many arguments (need at most 1)")
+    if args:
+        found = lookup(args[0])
+        verbs = [found] if found is not None else []
+    else:
+        verbs = sorted(VERBS.values())
+    template = flags.get("F", _COMMAND_LIST_FORMAT)
+    lines = [expand(template, {"command_list_name": verb.name,
+                               "command_list_alias": verb.aliases[0] if verb.aliases else "",
+                               "command_list_usage": verb.usage})
+             for verb in verbs]
+    return Result(stdout="".join(line + "\n" for line in lines))
+
+
+_COMMAND_LIST_FORMAT = ("#{command_list_name}#{?command_list_alias, (#{command_list_alias}),} "
+                        "#{command_list_usage}")
+"""list-commands' lines, as tmux's default format has them."""
 
 
 @command("wait-for")

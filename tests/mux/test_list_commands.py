@@ -1,0 +1,39 @@
+"""list-commands, read off the one table of verbs, as tmux 3.3a prints it; and every verb
+in that table is one of tmux's, by name and aliases, but termhost's own two."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+OWN = {"show-snapshot", "record-pane"}
+"""termhost's verbs that tmux has not (snapshots, recording)."""
+
+
+def test_list_commands_prints_as_tmux_and_names_only_tmux_verbs(tmp_path: Path) -> None:
+    env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path)}
+    for variable in ("TERMHOST", "TMUX"):
+        env.pop(variable, None)
+    socket = f"termhost-lscm-{os.getpid()}"
+    programs = {"tmux": ["tmux", "-L", socket, "-f", "/dev/null"],
+                "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
+
+    def run(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*programs[name], *args], env=env, capture_output=True,
+                              text=True, timeout=30, check=False)
+
+    # Verbs whose usage termhost's table gives as tmux does, and one that is none.
+    for args in (["kill-server"], ["set-option"], ["show-options"], ["if-shell"],
+                 ["nosuch"], ["-F", "#{command_list_name}|#{command_list_alias}", "lsk"]):
+        ours, theirs = run("termhost", "list-commands", *args), run("tmux", "list-commands", *args)
+        assert (ours.returncode, ours.stdout, ours.stderr) == (
+            theirs.returncode, theirs.stdout, theirs.stderr), args
+
+    def names(name: str) -> set[tuple[str, ...]]:
+        listing = run(name, "lscm", "-F", "#{command_list_name} #{command_list_alias}")
+        return {tuple(line.split()) for line in listing.stdout.splitlines()}
+
+    assert names("termhost") - names("tmux") == {(name,) for name in OWN}
+    assert run("termhost", "has-session").returncode == 1  # it left no server behind
