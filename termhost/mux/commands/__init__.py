@@ -169,6 +169,19 @@ def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane
     return session, window, pane
 
 
+def find_destination(server: Server, target: str | None, default: Session) -> tuple[
+        Session, int | None]:
+    """`-t` as where a window goes (break-pane, move-window): SESSION[:INDEX], `default`
+    when none is given, and the index asked for (None: the lowest free one)."""
+    session = find_session(server, target) if target else default
+    if not target or ":" not in target or not target.split(":", 1)[1]:
+        return session, None
+    spec = target.split(":", 1)[1]
+    if not spec.isdigit():
+        raise CommandError(f"can't find window: {spec}")
+    return session, int(spec)
+
+
 def _find_window(session: Session, spec: str) -> Window:
     for window in session.windows:
         if (spec.isdigit() and window.index == int(spec)) or window.name == spec:

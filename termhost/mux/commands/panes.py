@@ -13,6 +13,7 @@ from termhost.mux.commands import (
     Context,
     Result,
     command,
+    find_destination,
     find_pane,
     find_session,
     new_object_info,
@@ -275,16 +276,9 @@ async def break_pane(context: Context, flags: dict[str, str], args: list[str]) -
     """The pane leaves for a window of its own: in the -t session, at the -t index if
     one is given (it must be free, as tmux says), selected unless -d."""
     session, window, pane = _source(context, flags)
-    target = flags.get("t")
-    to = find_session(context.server, target) if target else session
-    index = None
-    if target and ":" in target and target.split(":", 1)[1]:
-        spec = target.split(":", 1)[1]
-        if not spec.isdigit():
-            raise CommandError(f"can't find window: {spec}")
-        index = int(spec)
-        if any(w.index == index for w in to.windows):
-            raise CommandError(f"index in use: {index}")
+    to, index = find_destination(context.server, flags.get("t"), session)
+    if index is not None and any(w.index == index for w in to.windows):
+        raise CommandError(f"index in use: {index}")
     context.server.break_pane(session, window, pane, to, index, flags.get("n"),
                               select="d" not in flags)
     broken = next(w for w in to.windows if pane in w.panes)

@@ -1,5 +1,5 @@
 """Window verbs: new-window, list-windows, select-window (next-window, previous-window,
-last-window), kill-window, rename-window, resize-window."""
+last-window), swap-window, move-window, kill-window, rename-window, resize-window."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from termhost.mux.commands import (
     Context,
     Result,
     command,
+    find_destination,
     find_pane,
     find_session,
     new_object_info,
@@ -95,6 +96,56 @@ def _select(context: Context, session: Session, window: Window | None, what: str
         raise CommandError(f"no {what} window")
     session.select(window)
     context.server.refresh(session)
+    return Result()
+
+
+@command("swap-window")
+async def swap_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The windows -s (the current one by default) and -t trade places. The current
+    index stays current (so its new window is); -d makes -t's index current, as tmux
+    3.3a does."""
+    session, source, _ = find_pane(context.server, flags.get("s"))
+    other, target, _ = find_pane(context.server, flags.get("t"))
+    if other is not session:
+        raise CommandError("swap-window between sessions is not supported yet")
+    current = session.active_window.index
+    source.index, target.index = target.index, source.index
+    session.windows.sort(key=lambda window: window.index)
+    chosen = source.index if "d" in flags else current  # -s now stands at -t's index
+    session.select(next(w for w in session.windows if w.index == chosen))
+    context.server.refresh(session)
+    return Result()
+
+
+@command("move-window")
+async def move_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window -s (the current one) to the index -t (the lowest free one when none is
+    given), -k killing a window there first, else `index in use`; -r renumbers the
+    session's windows in order from base-index instead."""
+    server = context.server
+    if "r" in flags:
+        session = find_session(server, flags.get("t"))
+        for offset, window in enumerate(session.windows):
+            window.index = server.options.number("base-index") + offset
+        server.refresh(session)
+        return Result()
+    session, window, _ = find_pane(server, flags.get("s"))
+    to, index = find_destination(server, flags.get("t"), session)
+    if to is not session:
+        raise CommandError("move-window between sessions is not supported yet")
+    there = next((w for w in session.windows if w.index == index), None)
+    if there is window:
+        return Result()
+    if there is not None:
+        if "k" not in flags:
+            raise CommandError(f"index in use: {index}")
+        server.kill_window(there)
+    window.index = index if index is not None else session.free_index(
+        server.options.number("base-index"))
+    session.windows.sort(key=lambda w: w.index)
+    if "d" not in flags:
+        session.select(window)
+    server.refresh(session)
     return Result()
 
 
