@@ -61,8 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from termhost.mux import client, config, paths, verbs
 
     own = args.verb in cmd.VERBS
-    if not own and verbs.lookup(args.verb) is None:
-        sys.stderr.write(f"termhost: unknown command: {args.verb} (try 'termhost --help')\n")
+    first = args.verb.removesuffix(";")  # `termhost start\; has -t x`: a list of commands
+    if not own and verbs.lookup(first) is None:
+        sys.stderr.write(f"termhost: unknown command: {first} (try 'termhost --help')\n")
         return EXIT_USAGE
     try:
         path = paths.socket_path(args.socket_name, args.socket_path)

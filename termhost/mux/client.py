@@ -65,13 +65,15 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     try:
         sock = _connect(path)
     except (FileNotFoundError, ConnectionRefusedError):
+        from termhost.mux.lexer import split_arguments
         from termhost.mux.verbs import UsageError, lookup, parse_flags
 
-        verb = lookup(argv[0])
+        first = (split_arguments(list(argv)) or [[""]])[0]
+        verb = lookup(first[0])
         if verb is None or not verb.starts_server:
             raise ClientError(f"no server running on {path}") from None
         try:
-            parse_flags(verb, argv[1:])  # a command refused for its flags starts nothing
+            parse_flags(verb, first[1:])  # a command refused for its flags starts nothing
         except UsageError as error:
             (stderr or sys.stderr.buffer).write(f"{error}\n".encode())
             return 1

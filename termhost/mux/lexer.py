@@ -18,7 +18,7 @@ import pwd
 import string
 from collections.abc import Mapping
 
-__all__ = ["LexError", "split_commands"]
+__all__ = ["LexError", "split_arguments", "split_commands"]
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "s": " ",
             "t": "\t", "v": "\v"}
@@ -53,6 +53,23 @@ def split_commands(line: str, env: Mapping[str, str]) -> list[list[str]]:
     if argv:
         commands.append(argv)
     return commands
+
+
+def split_arguments(argv: list[str]) -> list[list[str]]:
+    """The commands of a command line already split into words (the shell did it): as
+    tmux's client reads them, a word `;` or ending in `;` ends a command, and one ending
+    in `\\;` ends in a `;` of its own (`termhost new -d \\; ls`, `bind a neww \\\\; splitw`)."""
+    commands: list[list[str]] = [[]]
+    for word in argv:
+        if word.endswith("\\;"):
+            commands[-1].append(word[:-2] + ";")
+        elif word.endswith(";"):
+            if word[:-1]:
+                commands[-1].append(word[:-1])
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    return [command for command in commands if command]
 
 
 class _Lexer:

@@ -27,8 +27,9 @@ from termhost.mux import alerts, layout
 from termhost.mux.bindings import KeyTables
 from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
-from termhost.mux.commands import Context, run_command
+from termhost.mux.commands import Context, Result, run_command
 from termhost.mux.layout import Cell
+from termhost.mux.lexer import split_arguments
 from termhost.mux.model import Session, Window
 from termhost.mux.options import Options
 from termhost.mux.pane import Pane
@@ -630,9 +631,9 @@ class Server:
                 context.size = decode_size(frame.payload)
             elif frame.type is FrameType.COMMAND:
                 self._commands_running += 1
-                argv = decode_argv(frame.payload)
+                commands = split_arguments(decode_argv(frame.payload)) or [[]]
                 try:
-                    result = await run_command(context, argv)
+                    result = await self._run_sequence(context, commands)
                 finally:
                     self._commands_running -= 1
                 if self.config_errors and result.attach is None:
@@ -648,11 +649,24 @@ class Server:
                     writer.write(encode_frame(FrameType.STDERR, result.stderr.encode()))
                 writer.write(encode_frame(FrameType.EXIT, encode_exit(result.status)))
                 await writer.drain()
-                verb = lookup(argv[0]) if argv else None
+                verb = lookup(commands[0][0]) if commands[0] else None
                 self._exit_if_empty(verb is not None and verb.may_leave_empty)
                 return
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")
+
+    async def _run_sequence(self, context: Context, commands: list[list[str]]) -> Result:
+        """A client's commands in turn (`new -d ; has -t x`), their output together, up
+        to the first that fails or attaches, as tmux runs a command line's list."""
+        outcome = Result()
+        for argv in commands:
+            result = await run_command(context, argv)
+            result.stdout = outcome.stdout + result.stdout
+            result.stderr = outcome.stderr + result.stderr
+            outcome = result
+            if result.status or result.attach is not None:
+                break
+        return outcome
 
     async def _attached(
         self,

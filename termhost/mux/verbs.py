@@ -53,7 +53,7 @@ VERBS = {
         Verb("run-shell", ("run",), "bCc:d:t:",
              "[-bC] [-c start-directory] [-d delay] [-t target-pane] [shell-command]"),
         Verb("send-prefix", (), "2t:", "[-2] [-t target-pane]"),
-        Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table]", starts_server=True,
+        Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table] [key]", starts_server=True,
              may_leave_empty=True),
         Verb("list-commands", ("lscm",), "F:", "[-F format] [command]", starts_server=True,
              may_leave_empty=True),

@@ -37,3 +37,36 @@ def test_list_commands_prints_as_tmux_and_names_only_tmux_verbs(tmp_path: Path) 
 
     assert names("termhost") - names("tmux") == {(name,) for name in OWN}
     assert run("termhost", "has-session").returncode == 1  # it left no server behind
+
+
+def test_a_command_line_may_hold_several_commands_as_tmux_reads_them(tmp_path: Path) -> None:
+    # tmux's client splits its arguments at `;` words and words ending in `;` (the shell
+    # passes `\;` as `;`); `\\;` keeps a `;` for bind-key. The rest stops at an error.
+    env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path)}
+    for variable in ("TERMHOST", "TMUX"):
+        env.pop(variable, None)
+    socket = f"termhost-sequence-{os.getpid()}"
+    programs = {"tmux": ["tmux", "-L", socket, "-f", "/dev/null"],
+                "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
+    lines = [
+        ["start;", "has", "-t", "nosuch"],
+        ["new", "-d", "-s", "one", "sleep 1000;", "has", "-t", "one"],
+        ["new-window", "-d", "-t", "one:", ";", "list-windows", "-t", "one", "-F", "#I"],
+        ["display", "-p", "a", ";", "has", "-t", "nosuch", ";", "display", "-p", "b"],
+        ["bind", "a", "new-window", "\\;", "split-window"],
+        ["list-keys", "-T", "prefix", "a"],
+        ["display", "-p", "semi\\;"],
+    ]
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for name, program in programs.items():
+        seen[name] = []
+        try:
+            for line in lines:
+                done = subprocess.run([*program, *line], env=env, capture_output=True,
+                                      text=True, timeout=30, check=False)
+                seen[name].append((done.returncode, done.stdout))
+        finally:
+            subprocess.run([*program, "kill-server"], env=env, capture_output=True,
+                           timeout=30, check=False)
+    for line, ours, theirs in zip(lines, seen["termhost"], seen["tmux"], strict=True):
+        assert ours == theirs, line
