@@ -23,6 +23,8 @@ from termhost.mux.formats import expand
 @command("new-session")
 async def new_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     server = context.server
+    if context.depth and not context.size:
+        flags = {**flags, "d": ""}  # from a file (start-server -f): detached, as in tmux
     if "d" not in flags and not context.size:
         raise CommandError("open terminal failed: not a terminal")
     name = flags.get("s")

@@ -1,0 +1,37 @@
+"""tmux 3.3a's own regress scripts (../shared/tmux-3.3a/regress/, run by its run-regress)
+with termhost in tmux's place: each one that passes is held here, so that it stays so.
+
+The others (cursor and reflow tests, format-strings, style-trim, control mode, if-shell
+errors shown in a pane, a configuration whose if-shell calls back into the server while
+it loads) are what issue 17 goes on with; `run-regress "$(command -v termhost)"` lists
+them all.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RUNNER = Path(__file__).resolve().parents[2] / "shared" / "tmux-3.3a" / "run-regress"
+PASSING = [
+    "has-session-return",
+    "if-shell-TERM",
+    "kill-session-process-exit",
+    "new-session-base-index",
+    "new-session-command",
+    "new-session-no-client",
+    "new-window-command",
+]
+
+
+@pytest.mark.parametrize("script", PASSING)
+def test_tmux_regress_script_passes_with_termhost(script: str) -> None:
+    termhost = Path(sys.executable).with_name("termhost")
+    assert RUNNER.exists(), f"{RUNNER} is missing: ../shared sits beside the repository"
+    assert termhost.exists(), f"{termhost} is missing: pip install -e . installs it"
+    done = subprocess.run([str(RUNNER), str(termhost), script], capture_output=True,
+                          text=True, timeout=100, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
