@@ -37,6 +37,52 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
                    capture_output=True, timeout=30, check=False)
 
 
+class BothServers:
+    """A private tmux 3.3a and a private termhost: the same commands run in both, their
+    answers compared, tmux's being the reference. Killed by the `both` fixture."""
+
+    NAMES = ("tmux", "termhost")
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path),
+                    "TMUX_TMPDIR": str(tmp_path)}
+        for variable in ("TERMHOST", "TMUX"):
+            self.env.pop(variable, None)
+        self.programs = {"tmux": ["tmux", "-L", "reference", "-f", "/dev/null"],
+                         "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
+
+    def run(self, name: str, *args: str, cwd: Path | None = None
+            ) -> subprocess.CompletedProcess[str]:
+        """One command line of `name`'s (tmux or termhost), never raising for its status."""
+        return subprocess.run([*self.programs[name], *args], env=self.env, cwd=cwd,
+                              capture_output=True, text=True, timeout=30, check=False)
+
+    def answers(self, name: str, args: list[str]) -> tuple[int, str, str]:
+        done = self.run(name, *args)
+        return done.returncode, done.stdout, done.stderr
+
+    def after_each(self, steps: list[list[str]], observe: list[str]) -> None:
+        """Run `steps` in both, asserting that each has the same status and error in
+        both, and leaves the same answer to `observe` (where it left the session)."""
+        seen = {name: [(*self.answers(name, step)[::2], self.run(name, *observe).stdout)
+                       for step in steps] for name in self.NAMES}
+        for step, ours, theirs in zip(steps, seen["termhost"], seen["tmux"], strict=True):
+            assert ours == theirs, step
+
+    def kill(self) -> None:
+        for name in self.NAMES:
+            self.run(name, "kill-server")
+
+
+@pytest.fixture
+def both(tmp_path: Path) -> Iterator[BothServers]:
+    servers = BothServers(tmp_path)
+    try:
+        yield servers
+    finally:
+        servers.kill()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_state_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Servers the tests start keep their sessions' environment snapshots in a directory

@@ -3,15 +3,13 @@ with a line of the file."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from termhost.mux.config import parse
+from tests.conftest import BothServers
 
 _PIECES = st.sampled_from([
     "set -g mouse on", "bind | split-window -h", "\\", ";", " \\;", "'", '"', "#", "\n",
@@ -93,30 +91,18 @@ set -g @q8 a;set -g @q9 b
 
 
 def test_quotes_escapes_expansions_and_directives_read_as_tmux_reads_them(
-    tmp_path: Path,
+    both: BothServers, tmp_path: Path
 ) -> None:
     conf = tmp_path / "language.conf"
     conf.write_text(LANGUAGE)
-    env = {**os.environ, "HOME": str(tmp_path), "TERMHOST_TMPDIR": str(tmp_path)}
-    for variable in ("TMUX", "TERMHOST", "NOPE", "X", "Y"):
-        env.pop(variable, None)
-    socket = f"termhost-language-{os.getpid()}"
-    tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
-    termhost = [sys.executable, "-m", "termhost", "-f", "/dev/null"]
-    shown = {}
-    for name, program in (("tmux", tmux), ("termhost", termhost)):
-        def run(*args: str, program: list[str] = program) -> str:
-            return subprocess.run([*program, *args], env=env, capture_output=True, text=True,
-                                  timeout=30, check=True).stdout
-
-        try:
-            run("new-session", "-d", "-s", "s", "sleep 1000")
-            run("source-file", str(conf))
-            shown[name] = run("show-options", "-g")
-        finally:
-            subprocess.run([*program, "kill-server"], env=env, capture_output=True,
-                           timeout=30, check=False)
-    tmux_users = [line for line in shown["tmux"].splitlines() if line.startswith("@")]
-    assert len(tmux_users) == 29
-    assert [line for line in shown["termhost"].splitlines() if line.startswith("@")] == (
-        tmux_users)
+    both.env["HOME"] = str(tmp_path)
+    for variable in ("NOPE", "X", "Y"):
+        both.env.pop(variable, None)
+    users = {}
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "sleep 1000").returncode == 0
+        assert both.run(name, "source-file", str(conf)).returncode == 0
+        users[name] = [line for line in both.run(name, "show-options", "-g").stdout.splitlines()
+                       if line.startswith("@")]
+    assert len(users["tmux"]) == 29
+    assert users["termhost"] == users["tmux"]

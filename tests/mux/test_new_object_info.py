@@ -4,10 +4,7 @@ compared with a live tmux 3.3a."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.conftest import BothServers
 
 STEPS = [
     ["new-session", "-d", "-P", "-s", "s", "sleep 1000"],
@@ -26,23 +23,7 @@ STEPS = [
 ]
 
 
-def test_p_prints_the_new_object_as_tmux_does(tmp_path: Path) -> None:
-    env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path)}
-    for variable in ("TERMHOST", "TMUX"):
-        env.pop(variable, None)
-    socket = f"termhost-info-{os.getpid()}"
-    programs = {"tmux": ["tmux", "-L", socket, "-f", "/dev/null"],
-                "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
-    printed: dict[str, list[tuple[int, str, str]]] = {}
-    for name, program in programs.items():
-        try:
-            printed[name] = []
-            for step in STEPS:
-                done = subprocess.run([*program, *step], env=env, capture_output=True,
-                                      text=True, timeout=30, check=False)
-                printed[name].append((done.returncode, done.stdout, done.stderr))
-        finally:
-            subprocess.run([*program, "kill-server"], env=env, capture_output=True,
-                           timeout=30, check=False)
+def test_p_prints_the_new_object_as_tmux_does(both: BothServers) -> None:
+    printed = {name: [both.answers(name, step) for step in STEPS] for name in both.NAMES}
     for step, ours, theirs in zip(STEPS, printed["termhost"], printed["tmux"], strict=True):
         assert ours == theirs, step

@@ -10,13 +10,9 @@ older tmux lacks, and -F to expand a format once.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
+
+from tests.conftest import BothServers
 
 SCRIPT = [
     # User options: any value, kept as given, printed escaped as a config file reads them.
@@ -96,48 +92,26 @@ SCRIPT = [
 ]
 
 
-def run_tmux(socket: str, args: list[str]) -> tuple[int, str, str]:
-    done = subprocess.run(["tmux", "-L", socket, "-f", "/dev/null", *args],
-                          capture_output=True, text=True, timeout=30, check=False)
-    return done.returncode, done.stdout, done.stderr
-
-
 @pytest.fixture
-def servers(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+def servers(both: BothServers) -> BothServers:
     """A private tmux and a private termhost, each with a session `s`."""
-    socket = f"termhost-options-{os.getpid()}"
-    env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path)}
-    env.pop("TERMHOST", None)
-    env.pop("TMUX", None)
-    run_tmux(socket, ["new-session", "-d", "-s", "s", "sleep 1000"])
-    subprocess.run([sys.executable, "-m", "termhost", "-f", "/dev/null", "new-session", "-d",
-                    "-s", "s", "sleep 1000"], env=env, check=True, timeout=30)
-    try:
-        yield socket, env
-    finally:
-        run_tmux(socket, ["kill-server"])
-        subprocess.run([sys.executable, "-m", "termhost", "kill-server"], env=env,
-                       capture_output=True, timeout=30, check=False)
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "sleep 1000").returncode == 0
+    return both
 
 
-def test_set_and_show_options_answer_as_tmux_does(servers: tuple[str, dict[str, str]]) -> None:
-    socket, env = servers
+def test_set_and_show_options_answer_as_tmux_does(servers: BothServers) -> None:
     for args in SCRIPT:
-        ours = subprocess.run([sys.executable, "-m", "termhost", *args], env=env,
-                              capture_output=True, text=True, timeout=30, check=False)
-        assert (ours.returncode, ours.stdout, ours.stderr) == run_tmux(socket, args), args
+        assert servers.answers("termhost", args) == servers.answers("tmux", args), args
 
 
 def test_every_option_tmux_lists_termhost_lists_in_the_same_scope(
-    servers: tuple[str, dict[str, str]],
+    servers: BothServers,
 ) -> None:
     # termhost's own options (theme, snapshots, snapshot-timeout) are its additions.
-    socket, env = servers
     own = {"theme", "snapshots", "snapshot-timeout"}
     for flags in ("-s", "-g", "-gw"):
-        _, listed, _ = run_tmux(socket, ["show-options", flags])
-        ours = subprocess.run([sys.executable, "-m", "termhost", "show-options", flags],
-                              env=env, capture_output=True, text=True, timeout=30, check=True)
-        names = {line.split()[0].split("[")[0] for line in listed.splitlines()}
-        assert {line.split()[0].split("[")[0] for line in ours.stdout.splitlines()} - own == (
-            names), flags
+        listed = {name: {line.split()[0].split("[")[0]
+                         for line in servers.run(name, "show-options", flags).stdout.splitlines()}
+                  for name in servers.NAMES}
+        assert listed["termhost"] - own == listed["tmux"], flags

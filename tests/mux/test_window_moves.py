@@ -5,10 +5,7 @@ names and flags, and each error."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.conftest import BothServers
 
 STEPS = [
     ["new-window", "-d", "-n", "b", "sleep 1000"], ["new-window", "-d", "-n", "c", "sleep 1000"],
@@ -20,28 +17,9 @@ STEPS = [
 ]
 
 
-def test_window_swaps_and_moves_land_where_tmux_lands(tmp_path: Path) -> None:
-    env = {**os.environ, "TERMHOST_TMPDIR": str(tmp_path)}
-    for variable in ("TERMHOST", "TMUX"):
-        env.pop(variable, None)
-    socket = f"termhost-moves-{os.getpid()}"
-    programs = {"tmux": ["tmux", "-L", socket, "-f", "/dev/null"],
-                "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
-    seen: dict[str, list[tuple[int, str, str]]] = {}
-    for name, program in programs.items():
-        def run(*args: str, program: list[str] = program) -> subprocess.CompletedProcess[str]:
-            return subprocess.run([*program, *args], env=env, capture_output=True, text=True,
-                                  timeout=30, check=False)
-
-        try:
-            assert run("new-session", "-d", "-s", "s", "-n", "a", "sleep 1000").returncode == 0
-            seen[name] = []
-            for step in STEPS:
-                done = run(*step)
-                windows = run("list-windows", "-F", "#{window_index}:#{window_name}"
-                              "#{?window_active,*,}").stdout
-                seen[name].append((done.returncode, done.stderr, windows))
-        finally:
-            run("kill-server")
-    for step, ours, theirs in zip(STEPS, seen["termhost"], seen["tmux"], strict=True):
-        assert ours == theirs, step
+def test_window_swaps_and_moves_land_where_tmux_lands(both: BothServers) -> None:
+    for name in both.NAMES:
+        started = both.run(name, "new-session", "-d", "-s", "s", "-n", "a", "sleep 1000")
+        assert started.returncode == 0
+    both.after_each(STEPS, ["list-windows", "-F",
+                            "#{window_index}:#{window_name}#{?window_active,*,}"])
