@@ -17,11 +17,17 @@ from termhost.mux.option_table import TMUX_OPTIONS, TmuxOption
 from termhost.terminal.keys import UnknownKey, parse_key
 from termhost.themes import find_theme_file
 
-__all__ = ["HONOURED", "OPTIONS", "Option", "OptionError", "Options", "is_user_option"]
+__all__ = [
+    "HONOURED", "OPTIONS", "Option", "OptionError", "Options", "UnknownOption", "is_user_option",
+]
 
 
 class OptionError(ValueError):
     """A bad option name or value; the message is tmux's."""
+
+
+class UnknownOption(OptionError):
+    """No such option (set-option -q and show-options -q say nothing of it)."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,7 @@ class Options:
     def _option(self, name: str) -> Option:
         option = OPTIONS.get(name)
         if option is None:
-            raise OptionError(f"invalid option: {name}")
+            raise UnknownOption(f"invalid option: {name}")
         return option
 
     def check(self, name: str, value: str) -> str:
@@ -223,7 +229,7 @@ class Options:
         """The value; an array's elements joined by its separator."""
         if is_user_option(name):
             if name not in self._user:
-                raise OptionError(f"invalid option: {name}")
+                raise UnknownOption(f"invalid option: {name}")
             return self._user[name]
         option = self._option(name)
         if option.separator:

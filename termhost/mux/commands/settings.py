@@ -19,7 +19,7 @@ from termhost.mux.commands import (
 )
 from termhost.mux.formats import expand
 from termhost.mux.model import Window
-from termhost.mux.options import OptionError, is_user_option
+from termhost.mux.options import OptionError, UnknownOption, is_user_option
 from termhost.mux.verbs import VERBS
 
 
@@ -62,7 +62,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
                 value = options.appended(name, value)
             options.set(name, value, index=index)
     except OptionError as error:
-        if "q" in flags and str(error).startswith("invalid option"):
+        if "q" in flags and isinstance(error, UnknownOption):
             return Result()
         raise CommandError(str(error)) from None
     context.server.refresh_all()
