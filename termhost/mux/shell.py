@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 
 from termhost.process import Command, ExitStatus, spawn
-from termhost.process.fdwait import wait_readable
+from termhost.process.fdwait import read_to_eof
 
 __all__ = ["run_shell"]
 
@@ -34,18 +34,8 @@ async def run_shell(command: str, env: Mapping[str, str], cwd: str | None
         raise
     finally:
         os.close(write_end)
-    output = bytearray()
     try:
-        os.set_blocking(read_end, False)
-        while True:
-            try:
-                chunk = os.read(read_end, 65536)
-            except BlockingIOError:
-                await wait_readable(read_end)
-                continue
-            if not chunk:
-                break
-            output += chunk[: max(0, _OUTPUT_LIMIT - len(output))]
+        output = await read_to_eof(read_end, _OUTPUT_LIMIT)
     finally:
         os.close(read_end)
     status = await child.wait()

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import replace
 
 from termhost.process import CaptureGuard, Command, ExitStatus
-from termhost.process.fdwait import wait_readable
+from termhost.process.fdwait import read_to_eof
 from termhost.snapshot.errors import SnapshotError
 from termhost.snapshot.model import Snapshot
 from termhost.snapshot.shells import language, to_script
@@ -65,26 +65,10 @@ async def _run(command: Command) -> tuple[ExitStatus, bytes]:
         async with guard:
             os.close(write_end)
             write_end = -1
-            errors = await _read_to_eof(read_end, _STDERR_LIMIT)
+            errors = await read_to_eof(read_end, _STDERR_LIMIT)
             status = await guard.wait_for_exit()
         return status, errors
     finally:
         for fd in (read_end, write_end, devnull):
             if fd >= 0:
                 os.close(fd)
-
-
-async def _read_to_eof(fd: int, limit: int) -> bytes:
-    """Everything written to the pipe `fd`, keeping the first `limit` bytes."""
-    os.set_blocking(fd, False)
-    data = bytearray()
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except BlockingIOError:
-            await wait_readable(fd)
-            continue
-        if not chunk:
-            return bytes(data[:limit])
-        if len(data) < limit:
-            data += chunk
