@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from termhost.mux.config import printed
+from termhost.mux.config import escaped, printed
 
 __all__ = [
     "COPY_MODE_KEYS", "PREFIX_KEY", "PREFIX_TABLE", "TABLES", "Binding", "KeyTables",
@@ -221,16 +221,20 @@ class KeyTables:
         self._tables[table].clear()
 
     def list_keys(self, table: str | None = None, *, notes: bool = False,
-                  prefix: str = PREFIX_KEY) -> list[str]:
+                  prefix: str = PREFIX_KEY, key: str | None = None) -> list[str]:
         """As tmux's list-keys prints tables (all when `table` is None), columns aligned,
         one binding a line: `bind-key` commands, or (`notes`, list-keys -N) the prefix
-        table's keys with their notes."""
+        table's keys with their notes. Given a `key`, its bindings alone, unaligned, as
+        tmux prints them."""
         if notes:
             keys = list(self.table("prefix"))
             width = max((len(binding.key) for binding in keys), default=1)
             return [f"{prefix} {binding.key.ljust(width)} {binding.note}" for binding in keys]
         names = TABLES if table is None else (table,)
         listed = [(name, binding) for name in names for binding in self.table(name)]
+        if key is not None:
+            return [f"bind-key -T {name} {binding.key} {binding.shown or binding.command}"
+                    for name, binding in listed if binding.key in (key, escaped(key))]
         width = max((len(binding.key) for _, binding in listed), default=1)
         name_width = max((len(name) for name, _ in listed), default=1)
         lead = "bind-key    -T" if table in (None, "prefix") else "bind-key -T"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shlex
 
 from termhost.mux.bindings import TABLES
@@ -12,12 +11,9 @@ from termhost.mux.commands import (
     Result,
     command,
 )
-from termhost.mux.config import escaped
 from termhost.mux.verbs import VERBS, lookup
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_key
 
-_LISTED = re.compile(r"(bind-key)\s+(?:(-r)\s+)?(-T \S+)\s+(?P<key>\S+)\s+(.*)")
-"""A line of list-keys: its words, with the alignment that a listing of one key drops."""
 _MOUSE_KEYS = ("WheelUpPane", "WheelDownPane")
 """Mouse keys a table can bind (copy mode scrolls with them) though no terminal types them."""
 
@@ -80,9 +76,6 @@ async def list_keys(context: Context, flags: dict[str, str], args: list[str]) ->
     if table is not None and table not in TABLES:
         raise CommandError(f"table {table} doesn't exist")
     lines = context.server.key_tables.list_keys(
-        table, notes="N" in flags, prefix=context.server.options.get("prefix"))
-    if args and "N" not in flags:  # one key's bindings: unaligned, as tmux prints them
-        keys = (args[0], escaped(args[0]))
-        lines = [" ".join(word for word in found.groups() if word)
-                 for line in lines if (found := _LISTED.match(line)) and found["key"] in keys]
+        table, notes="N" in flags, prefix=context.server.options.get("prefix"),
+        key=args[0] if args else None)
     return Result(stdout="".join(line + "\n" for line in lines))
