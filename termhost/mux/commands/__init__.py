@@ -260,6 +260,16 @@ def variables(
     return values
 
 
+def target_variables(server: Server, target: str | None) -> dict[str, str]:
+    """The `#{...}` variables of the pane `target` (else the current one) that -F values,
+    if-shell and run-shell expand against; none before a session exists (a
+    configuration file read at start)."""
+    if not server.sessions:
+        return {}
+    session, window, pane = find_pane(server, target)
+    return variables(session, window, server, pane)
+
+
 # --- helpers the verbs share -------------------------------------------------------------
 
 

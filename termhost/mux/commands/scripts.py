@@ -16,9 +16,8 @@ from termhost.mux.commands import (
     Context,
     Result,
     command,
-    find_pane,
     run_command,
-    variables,
+    target_variables,
 )
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, split_commands
@@ -61,7 +60,7 @@ async def if_shell(context: Context, flags: dict[str, str], args: list[str]) -> 
         raise CommandError("command if-shell: too few arguments (need at least 2)")
     if len(args) > 3:
         raise CommandError("command if-shell: too many arguments (need at most 3)")
-    condition = expand(args[0], _target_variables(context, flags))
+    condition = expand(args[0], target_variables(context.server, flags.get("t")))
 
     async def decide() -> Result:
         if "F" in flags:
@@ -92,7 +91,7 @@ async def run_shell_command(context: Context, flags: dict[str, str], args: list[
             seconds = float(delay)
         except ValueError:
             raise CommandError(f"invalid delay time: {delay}") from None
-    text = expand(args[0], _target_variables(context, flags)) if args else ""
+    text = expand(args[0], target_variables(context.server, flags.get("t"))) if args else ""
 
     async def run() -> Result:
         if delay is not None:
@@ -151,14 +150,6 @@ def _in_background(work: Coroutine[Any, Any, Result]) -> None:
     task = asyncio.get_running_loop().create_task(work)
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
-
-
-def _target_variables(context: Context, flags: dict[str, str]) -> dict[str, str]:
-    """The `#{...}` variables of -t (or the current pane): none before a session exists."""
-    if not context.server.sessions:
-        return {}
-    session, window, pane = find_pane(context.server, flags.get("t"))
-    return variables(session, window, context.server, pane)
 
 
 def _shell_env(context: Context) -> dict[str, str]:

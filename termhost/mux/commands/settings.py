@@ -15,7 +15,7 @@ from termhost.mux.commands import (
     Result,
     command,
     find_pane,
-    variables,
+    target_variables,
 )
 from termhost.mux.formats import expand
 from termhost.mux.model import Window
@@ -42,7 +42,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
             current = window.options.get(name) if window is not None else None
             value = "off" if (current or options.get(name)) == "on" else "on"
         if "F" in flags:
-            value = expand(value, _format_variables(context, flags))
+            value = expand(value, target_variables(context.server, flags.get("t")))
         if "o" in flags and (name in window.options if window is not None
                              else options.is_set(name)):
             raise CommandError(f"already set: {name}")
@@ -137,14 +137,6 @@ def _local_window(context: Context, name: str, flags: dict[str, str], *,
         return None  # no window yet (a configuration file): the global one
     _, window, _ = find_pane(context.server, flags.get("t"))
     return window
-
-
-def _format_variables(context: Context, flags: dict[str, str]) -> dict[str, str]:
-    """What -F expands against: the target's variables, none before a session exists."""
-    if not context.server.sessions:
-        return {}
-    session, window, pane = find_pane(context.server, flags.get("t"))
-    return variables(session, window, context.server, pane)
 
 
 def _is_string(context: Context, name: str) -> bool:
