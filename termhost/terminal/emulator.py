@@ -154,7 +154,8 @@ class Terminal:
             offset = end
 
     def resize(self, cols: int, rows: int) -> None:
-        """A new window size: the text and the cursor's place are kept."""
+        """A new window size, taken as tmux takes it: the text reflows and the cursor
+        keeps its place in its line (Screen.resize)."""
         self.screen.resize(rows, cols)
 
     @property

@@ -521,6 +521,22 @@ class Screen(pyte.Screen):
         self.application_keypad = False
         self._saved = None
 
+    def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
+        """DECSTBM (CSI top ; bottom r): the scroll region, then the cursor home.
+
+        As tmux (screen_write_scrollregion): a missing or zero top is the first row, a
+        missing bottom the last; a region of fewer than two rows is ignored; the cursor
+        goes to the top left of the screen, in origin mode too. (pyte left the cursor
+        where it was for CSI r, which resets the region.)
+        """
+        last = self.lines - 1
+        upper = min(top or 1, self.lines) - 1
+        lower = last if bottom is None else min(bottom or 1, self.lines) - 1
+        if upper >= lower:
+            return
+        self.margins = None if (upper, lower) == (0, last) else Margins(upper, lower)
+        self.cursor.x = self.cursor.y = 0
+
     def scroll_up(self, params: Params) -> None:
         """SU (CSI n S): the scroll region moves up n rows; the cursor stays."""
         top, bottom = self._region()
@@ -558,7 +574,18 @@ class Screen(pyte.Screen):
         self.dirty.update(range(y, bottom + 1))
 
     def _erase_rows(self, rows: range) -> None:
-        """Whole rows to the current background (pyte only rewrote the cells it had)."""
+        """Whole rows to the current background (pyte only rewrote the cells it had).
+
+        Each starts afresh, and the line above no longer wraps onto them (tmux's
+        grid_clear_lines): the scrollback's newest line when the top row is erased.
+        """
+        if not rows:
+            return
+        self.wrapped.difference_update(rows)
+        if rows.start:
+            self.wrapped.discard(rows.start - 1)
+        elif self._alternate is None:
+            self.history.unwrap_newest()
         attrs = self.cursor.attrs._replace(data=" ")
         for y in rows:
             if attrs == BLANK:
@@ -570,19 +597,26 @@ class Screen(pyte.Screen):
         self.dirty.update(rows)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
-        """EL 0 (to the end), 1 (from the start), 2 (the whole row)."""
-        x, columns = self.cursor.x, self.columns
+        """EL 0 (to the end), 1 (from the start), 2 (the whole row).
+
+        As in tmux, erasing the whole row starts it afresh (grid_clear_lines: nothing
+        used, not wrapped), while erasing part of it keeps the width the row reached:
+        a reflow cuts the row where tmux does.
+        """
+        x, y, columns = self.cursor.x, self.cursor.y, self.columns
         span = {0: range(x, columns), 1: range(min(x, columns - 1) + 1), 2: range(columns)}.get(how)
         if span is None:
             return
+        if len(span) == columns:
+            self._erase_rows(range(y, y + 1))
+            return
         attrs = self.cursor.attrs._replace(data=" ")
-        row = self.buffer[self.cursor.y]
+        row = self.buffer[y]
+        self.dirty.add(y)
+        used = max(row, default=-1) + 1
         for column in span:
-            if attrs == BLANK:
-                row.pop(column, None)
-            else:
+            if attrs != BLANK or column < used:
                 row[column] = attrs
-        self.dirty.add(self.cursor.y)
 
     def erase_in_display(self, how: int = 0, *args: object, **kwargs: object) -> None:
         """ED 0/1/2, and 3 (xterm: also clear the scrollback)."""
@@ -598,36 +632,28 @@ class Screen(pyte.Screen):
             self.erase_in_line(1)
         elif how == 2:
             self._erase_rows(range(self.lines))
-        if how == 2:
-            self.wrapped.clear()
-        elif how == 0:
-            self.wrapped = {y for y in self.wrapped if y < self.cursor.y}
-        elif how == 1:
-            self.wrapped = {y for y in self.wrapped if y >= self.cursor.y}
 
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
         """Change the size keeping the text and the cursor's place (tmux's rules).
 
-        A new width on the main screen reflows it with the scrollback (reflow.py).
-        Otherwise: fewer rows drop blank rows below the cursor first, then push rows from
-        the top into the scrollback; more rows bring lines back from it. (pyte instead
-        drops rows and homes the cursor.) The alternate screen is only cut or padded:
-        the application redraws it on SIGWINCH.
+        As tmux's screen_resize: the rows first (fewer drop blank rows below the cursor,
+        then push rows from the top into the scrollback; more bring lines back from it),
+        then a new width on the main screen reflows it with the scrollback (reflow.py).
+        (pyte instead drops rows and homes the cursor.) The alternate screen is only cut
+        or padded: the application redraws it on SIGWINCH.
         """
         lines = lines or self.lines
         columns = columns or self.columns
         if lines < 1 or columns < 1:
             raise ValueError(f"screen size {columns}x{lines} is too small")
-        if columns != self.columns and self._alternate is None:
-            self._reflow(lines, columns)
-            self._resized(lines, columns)
-            return
-        self._leave_pending_wrap()
         if lines < self.lines:
             self._shrink_rows(self.lines - lines)
         elif lines > self.lines:
             self._grow_rows(lines - self.lines)
-        if columns < self.columns:
+        self.lines = lines
+        if columns != self.columns and self._alternate is None:
+            self._reflow(columns)
+        elif columns < self.columns:
             for row in self.buffer.values():
                 for x in range(columns, self.columns):
                     row.pop(x, None)
@@ -635,8 +661,7 @@ class Screen(pyte.Screen):
                 if last is not None and char_width(last.data[:1]) == 2:
                     row[columns - 1] = last._replace(data=" ")  # its right half is gone
             self.wrapped.clear()
-        self.cursor.x = min(self.cursor.x, columns - 1)
-        self.cursor.y = min(self.cursor.y, lines - 1)
+            self.cursor.x = min(self.cursor.x, columns - 1)
         self._resized(lines, columns)
 
     def _resized(self, lines: int, columns: int) -> None:
@@ -647,19 +672,23 @@ class Screen(pyte.Screen):
         self.margins = None
         self.dirty.update(range(lines))
 
-    def _reflow(self, lines: int, columns: int) -> None:
-        """Rewrap the scrollback and the screen at `columns`, the cursor kept on its text."""
+    def _reflow(self, columns: int) -> None:
+        """Rewrap the scrollback and the screen at `columns` (tmux's grid_reflow).
+
+        Then, as in tmux, the screen shows the last `lines` rows of the result (blank
+        rows are added at the bottom when there are too few), and a cursor whose line
+        went up into the scrollback goes home (screen_resize_cursor).
+        """
         history = self.history
         rows = [
-            reflow.Row(decode_line(line), line.startswith("\1"), line) for line in history.raw()
+            reflow.Row(decode_line(line), line.startswith(WRAPPED), line) for line in history.raw()
         ]
         rows += [reflow.Row(self._row_cells(y), y in self.wrapped) for y in range(self.lines)]
+        self._fill_wrapped(rows)
         new, cursor_row, cursor_col = reflow.reflow(
             rows, len(rows) - self.lines + self.cursor.y, self.cursor.x, columns
         )
-        # The cursor keeps its row on the screen, as in tmux: what reflow added above it
-        # goes into the scrollback, what it removed comes back from there.
-        top = max(0, cursor_row - min(self.cursor.y, lines - 1))
+        top = max(0, len(new) - self.lines)
         history.replace(
             row.encoded
             if row.encoded is not None
@@ -668,28 +697,37 @@ class Screen(pyte.Screen):
         )
         self.buffer.clear()
         self.wrapped = set()
-        for y, row in enumerate(new[top : top + lines]):
+        for y, row in enumerate(new[top:]):
             if row.cells:
                 self.buffer[y].update(enumerate(row.cells))
             if row.wrapped:
                 self.wrapped.add(y)
-        self.cursor.x = min(cursor_col, columns)
-        self.cursor.y = min(cursor_row - top, lines - 1)
+        if cursor_row >= top:
+            self.cursor.x, self.cursor.y = cursor_col, cursor_row - top
+        else:
+            self.cursor.x = self.cursor.y = 0
 
     def _row_cells(self, y: int) -> list[Cell]:
-        """Row y's cells: up to the last written one, or all of a row that wrapped (but
-        the blank a wide character left when it did not fit the last column)."""
+        """Row y's used cells, as tmux counts them (cellused): up to the last one
+        written, spaces included; the reflow then fills the rows that wrapped."""
         row: Mapping[int, Cell] = self.buffer.get(y, {})
-        cells = [row.get(x, BLANK) for x in range(self.columns)]
-        if y in self.wrapped:
-            following: Mapping[int, Cell] = self.buffer.get(y + 1, {})
-            if cells[-1] == BLANK and following.get(1, BLANK).data == WIDE_STUB:
-                cells.pop()
-            return cells
-        end = len(cells)
-        while end and cells[end - 1] == BLANK:
-            end -= 1
-        return cells[:end]
+        used = min(max(row, default=-1) + 1, self.columns)
+        return [row.get(x, BLANK) for x in range(used)]
+
+    def _fill_wrapped(self, rows: list[reflow.Row]) -> None:
+        """A row that wrapped used every column, as far as tmux is concerned (it keeps
+        the width a row reached when its end is erased), but for the last column left
+        empty by a wide character that did not fit there and went to the next row. The
+        scrollback stores a row without its trailing blanks: this puts them back."""
+        columns = self.columns
+        for index, row in enumerate(rows[:-1]):
+            missing = columns - len(row.cells)
+            if not row.wrapped or missing <= 0:
+                continue
+            following = rows[index + 1].cells
+            if missing == 1 and len(following) > 1 and following[1].data == WIDE_STUB:
+                continue
+            row.cells.extend([BLANK] * missing)
 
     def _shrink_rows(self, count: int) -> None:
         buffer = self.buffer
@@ -1005,7 +1043,7 @@ _CSI: dict[tuple[str, str, str], Callable[[Screen, Params], None]] = {
     ("", "", "Z"): Screen.tab_backward,
     ("", "", "g"): _plain(_S.clear_tab_stop),
     ("", "", "m"): Screen.sgr,
-    ("", "", "r"): _plain(_S.set_margins, 2),
+    ("", "", "r"): lambda screen, params: screen.set_margins(*[field[0] for field in params[:2]]),
     ("", "", "s"): lambda screen, params: screen.save_cursor(),
     ("", "", "u"): lambda screen, params: screen.restore_cursor(),
     ("", "", "h"): _modes(private=False, setting=True),

@@ -219,6 +219,12 @@ class Scrollback:
         self._lines = list(lines)
         self._kept()
 
+    def unwrap_newest(self) -> None:
+        """The newest line no longer continues onto the screen (its row there was
+        erased whole)."""
+        if len(self) and self.wrapped(-1):
+            self._lines[-1] = self._line(-1)[len(_WRAPPED) :]
+
     def clear(self) -> None:
         """ED 3: forget every stored line."""
         self._lines.clear()

@@ -162,6 +162,17 @@ CASES: list[Case] = [
     Case("region/su-huge-param", grid() + CSI + b"2;5r" + CSI + b"99999S"),
     Case("region/sd-huge-param", grid() + CSI + b"2;5r" + CSI + b"99999T"),
     Case("region/decstbm-homes-cursor", at(4, 4) + CSI + b"2;5rX"),
+    # tmux homes the cursor for every region it sets, the whole screen's (CSI r) too, and
+    # to the screen's top left even in origin mode (xterm: to the region's top).
+    Case("region/reset-homes-cursor", at(4, 4) + CSI + b"rX"),
+    Case("region/zero-top-is-the-first-row", at(4, 4) + CSI + b"0;3rX"),
+    Case("region/empty-bottom-is-the-last-row", grid() + CSI + b"2;r" + at(6, 1) + b"\nX"),
+    Case("region/decstbm-from-pending-wrap", ALPHABET + CSI + b"2;4rX"),
+    Case("region/origin-mode-decstbm-homes-to-screen",
+         CSI + b"?6h" + at(4, 4) + CSI + b"2;5rX"),
+    # A region of one row (0;0 is 1;1) is ignored: the cursor stays.
+    Case("region/one-row-is-ignored", at(4, 4) + CSI + b"3;3rX"),
+    Case("region/zero-zero-is-ignored", at(4, 4) + CSI + b"0;0rX"),
     # Top not above bottom: ignored, so the whole screen still scrolls.
     Case("region/invalid-is-ignored", grid() + CSI + b"4;2r" + at(6, 1) + b"\nX"),
     Case("region/reset-with-no-params", grid() + CSI + b"2;3r" + CSI + b"r" + at(6, 1) + b"\nX"),

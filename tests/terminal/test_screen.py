@@ -102,6 +102,30 @@ def test_ri_at_the_top_margin_scrolls_the_region_down() -> None:
     assert lines(t) == ["1", "", "2", "3", "5"]
 
 
+@pytest.mark.parametrize(
+    ("sequence", "region"),
+    [("\x1b[r", None), ("\x1b[2;4r", (1, 3)), ("\x1b[;3r", (0, 2)), ("\x1b[2;r", (1, 4)),
+     ("\x1b[?6h\x1b[2;4r", (1, 3))],
+)
+def test_decstbm_sets_the_region_and_homes_the_cursor(
+    sequence: str, region: tuple[int, int] | None
+) -> None:
+    """tmux's screen_write_scrollregion: every region set homes the cursor, the whole
+    screen's (CSI r) too, and to the screen's top left even in origin mode."""
+    t = term("\x1b[3;4H" + sequence)
+    assert t.cursor == (0, 0)
+    assert t.screen.margins == region
+
+
+@pytest.mark.parametrize("sequence", ["\x1b[3;3r", "\x1b[0;0r", "\x1b[4;2r", "\x1b[6;9r"])
+def test_decstbm_of_fewer_than_two_rows_is_ignored(sequence: str) -> None:
+    """tmux ignores a region whose top is not above its bottom (0 counts as 1, rows past
+    the screen as its last): the region and the cursor stay."""
+    t = term("\x1b[2;4r\x1b[3;4H" + sequence)
+    assert t.cursor == (3, 2)
+    assert t.screen.margins == (1, 3)
+
+
 # --- characters ------------------------------------------------------------------------
 
 
@@ -300,7 +324,7 @@ def test_a_wrapped_line_reflows_to_a_narrower_and_back_to_a_wider_screen() -> No
     assert lines(t)[:3] == ["a" * 15 + "b" * 5, "b" * 5, "next"]
     t.resize(10, 6)
     assert everything(t)[:4] == ["a" * 10, "a" * 5 + "b" * 5, "b" * 5, "next"]
-    assert t.cursor[1] == 2  # the cursor keeps its row; the extra row went up
+    assert t.cursor[1] == 2  # the screen shows the last rows; the extra one went up
     t.resize(30, 6)
     assert everything(t)[:2] == ["a" * 15 + "b" * 10, "next"]
     assert t.cursor == (4, 1)  # back up: nothing above it to keep its row with
@@ -324,3 +348,91 @@ def test_a_wide_character_is_never_split_by_a_reflow() -> None:
     t = term("abcd日本語\r\n", cols=20, rows=3)
     t.resize(5, 3)
     assert everything(t)[:3] == ["abcd", "日本", "語"]
+
+
+def test_the_screen_shows_the_last_rows_of_the_reflowed_text() -> None:
+    """tmux's grid_reflow: the screen is the last `rows` rows of scrollback and screen cut
+    again, the blank rows below the text included (regress/cursor-test1), not the rows
+    around the cursor."""
+    t = term("a" * 10 + "xy\r\nb\r\nc\x1b[1;12H", cols=12, rows=5)
+    t.resize(4, 5)
+    assert lines(t) == ["aaxy", "b", "c", "", ""]
+    assert t.history.lines() == ["aaaa", "aaaa"]
+    assert t.cursor == (3, 0)  # on its "y", now in the screen's top row
+
+
+def test_a_cursor_whose_line_went_into_the_scrollback_goes_home() -> None:
+    """tmux's screen_resize_cursor: when its character ends up in the scrollback, the
+    cursor goes to the top left (off its character)."""
+    t = term("a" * 20 + "\r\nb\r\nc\x1b[1;1H", cols=20, rows=4)
+    t.resize(5, 4)
+    assert lines(t) == ["aaaaa", "b", "c", ""]
+    assert t.cursor == (0, 0)
+
+
+def test_spaces_written_at_a_wrap_point_survive_a_reflow_through_the_scrollback() -> None:
+    """A row that wrapped used every column (tmux's cellused): the scrollback drops its
+    trailing blanks, so the reflow puts them back rather than join the words."""
+    t = term("ab cd " + "ef gh\r\n" * 4, cols=6, rows=3)
+    assert t.history.lines()[0] == "ab cd"  # stored without its last column's space
+    t.resize(20, 3)
+    assert everything(t)[0] == "ab cd ef gh"
+
+
+@pytest.mark.parametrize(
+    ("data", "cursor"),
+    [("$ ", (2, 1)), ("abc\x1b[12G", (3, 1)), ("x" * 7, (7, 1))],
+    ids=["after-a-prompt's-space", "past-the-text", "at-a-pending-wrap"],
+)
+def test_a_cursor_past_its_rows_used_cells_goes_to_the_end_of_its_line(
+    data: str, cursor: tuple[int, int]
+) -> None:
+    """tmux's grid_wrap_position: a cursor at or past the last cell its row used (spaces
+    the application wrote count) goes to the end of its line: x == cols after a full row."""
+    t = term("xxxxxxxxxxxx\r\n" + data, cols=12, rows=3)
+    t.resize(7, 3)
+    assert t.cursor == cursor
+
+
+def test_a_cursor_on_the_right_half_of_a_wide_character_stays_there() -> None:
+    """tmux keeps the cursor's cell offset in its line, a wide character's second cell
+    counted too."""
+    t = term("ab日日\x1b[1;6H", cols=10, rows=3)
+    t.resize(5, 3)
+    assert everything(t)[:2] == ["ab日", "日"]
+    assert t.cursor == (1, 0)
+
+
+def test_a_change_of_rows_alone_keeps_a_pending_wrap() -> None:
+    """tmux's screen_resize_y leaves the cursor's column alone: still one past the last."""
+    t = term("x" * 20, rows=5)
+    t.resize(20, 3)
+    assert t.cursor == (20, 0)
+
+
+def test_erasing_the_end_of_a_row_keeps_the_width_it_reached() -> None:
+    """tmux's EL 0 (grid_clear) leaves the row's used cells as they were: the spaces
+    show in capture-pane -N, and a reflow cuts them like text."""
+    t = term("abcdef\x1b[3D\x1b[K\r\nxy", cols=10, rows=3)
+    assert t.screen.row_text(0) == "abc   "
+    t.resize(4, 3)
+    assert everything(t) == ["abc", "", "xy", ""]
+
+
+@pytest.mark.parametrize("erase", ["\x1b[2K", "\x1b[K", "\x1b[4G\x1b[1K", "\x1b[J"])
+def test_erasing_a_whole_row_unwraps_the_row_above(erase: str) -> None:
+    """tmux's grid_clear_lines: a row erased whole (EL 2, EL 0 from the first column, EL 1
+    from the last, ED) starts afresh, and the row above no longer wraps onto it."""
+    t = term("a" * 6 + "\x1b[2;1H" + erase + "\rxyz", cols=4, rows=3)
+    assert t.screen.wrapped == set()
+    t.resize(10, 3)
+    assert lines(t)[:2] == ["aaaa", "xyz"]
+
+
+def test_erasing_the_top_row_unwraps_the_scrollbacks_newest_line() -> None:
+    """tmux's grid_clear_lines unwraps the line above the erased row: for the top row,
+    the last line the scrollback holds."""
+    t = term("a" * 10 + "\x1b[1;1H\x1b[2Kxyz", cols=4, rows=2)
+    assert not t.history.wrapped(-1)
+    t.resize(10, 2)
+    assert everything(t)[-3:] == ["aaaa", "xyz", "aa"]

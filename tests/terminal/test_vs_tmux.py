@@ -9,6 +9,7 @@ compose it: the same glyphs on screen either way.
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from termhost.terminal import Terminal
+from tests.conftest import BothServers, wait_until
 from tests.terminal.corpus import CASES, Case
 from tests.terminal.tmux_harness import TmuxTerminal
 
@@ -100,16 +102,62 @@ def test_recorded_session_matches_tmux(tmux: TmuxTerminal, app: str) -> None:
         )
 
 
+# tmux 3.3a's regress/cursor-test.txt, as `cat` in a cooked tty writes it.
+LOREM = (
+    b"Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor\r\n"
+    b"incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud "
+    b"exercitation ullamco laboris nisi ut aliquip ex ea\r\n"
+    b"commodo consequat. Duis aute\r\n"
+    b"irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat\r\n"
+    b"nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui "
+    b"officia\r\n"
+    b"deserunt mollit anim id est laborum.\r\n"
+)
+
+# (name, bytes, size before, the sizes resized to in turn). Each pins a rule of tmux's
+# reflow (grid_reflow, screen_resize_cursor); tmux renders each case live.
 RESIZES = [
     ("narrower", b"a" * 30 + b"b" * 15 + b"\r\nshort\r\n" + "日本語テキスト".encode() * 3,
-     (40, 8), (17, 8)),
-    ("wider", b"".join(b"%02d " % i * 9 + b"\r\n" for i in range(12)), (20, 6), (33, 6)),
-    ("shorter", b"".join(b"line %d\r\n" % i for i in range(5)) + b"last", (20, 8), (20, 3)),
-    ("taller", b"".join(b"line %d\r\n" % i for i in range(12)) + b"last", (20, 4), (20, 9)),
-    # The cursor where a shell leaves it. (Moved up into a line that reflow then pushes
-    # into the scrollback, tmux 3.3a leaves the cursor at 0,0, off its character; termhost
-    # keeps it on its character, so that case is not compared here.)
-    ("both", b"x" * 50 + b"\r\n" + b"y" * 7, (25, 5), (12, 7)),
+     (40, 8), [(17, 8)]),
+    ("wider", b"".join(b"%02d " % i * 9 + b"\r\n" for i in range(12)), (20, 6), [(33, 6)]),
+    ("shorter", b"".join(b"line %d\r\n" % i for i in range(5)) + b"last", (20, 8), [(20, 3)]),
+    ("taller", b"".join(b"line %d\r\n" % i for i in range(12)) + b"last", (20, 4), [(20, 9)]),
+    ("both", b"x" * 50 + b"\r\n" + b"y" * 7, (25, 5), [(12, 7)]),
+    # regress/cursor-test1 and -2: the screen shows the last rows of the reflowed text (the
+    # blank rows below it included), the spaces at the old wrap points are kept, and the
+    # cursor stays on its character through a narrower and then a wider width.
+    ("cursor-test1", LOREM + b"\x1b[9;15H", (40, 10), [(10, 10), (50, 10)]),
+    ("cursor-test2", LOREM + b"\x1b[8;10H", (10, 10), [(5, 10), (50, 10)]),
+    # The cursor moved up into a line that the reflow pushes into the scrollback: tmux
+    # puts it home, off its character.
+    ("cursor-into-scrollback", b"x" * 50 + b"\r\n" + b"y" * 7 + b"\x1b[1;1H", (25, 5),
+     [(12, 7)]),
+    # Past the cells its row used, the cursor goes to the end of its line: after a prompt
+    # (whose trailing space counts), past the text, at a pending wrap (then x == cols).
+    ("cursor-after-prompt", b"x" * 25 + b"\r\n$ ", (20, 5), [(10, 5), (30, 5)]),
+    ("cursor-past-the-text", b"abc\x1b[1;15H", (20, 5), [(10, 5)]),
+    ("cursor-at-pending-wrap", b"abcdefghij", (10, 5), [(8, 5), (12, 5)]),
+    ("cursor-on-a-wide-character", "日日日".encode() + b"\x1b[1;4H", (10, 5), [(3, 5)]),
+    # A wide character that did not fit the last column left it unused: not a blank.
+    ("wide-character-at-the-wrap", "abcdefghi日xyz\x1b[1;9H".encode(), (10, 5),
+     [(4, 5), (20, 5)]),
+    # Erasing the end of a row keeps the width it reached (spaces that reflow cuts too).
+    ("el-keeps-the-used-width", b"abcdef\x1b[3D\x1b[K\r\nxy", (10, 3), [(4, 3)]),
+    ("el-on-a-wrapped-row", b"a" * 31 + b"\x1b[2;4H\x1b[K\x1b[4;1H", (10, 5), [(20, 5)]),
+    ("ed-on-a-wrapped-row", b"a" * 31 + b"\x1b[2;4H\x1b[J\x1b[3;1Hxyz\x1b[5;1H", (10, 5),
+     [(20, 5)]),
+    # Erasing a whole row (EL 2, EL 0 from the first column, EL 1 from the last) starts
+    # it afresh and unwraps the row above, the scrollback's newest line for the top row.
+    ("el-2-unwraps-the-row-above", b"a" * 31 + b"\x1b[2;1H\x1b[2Kxyz\x1b[4;1H", (10, 5),
+     [(20, 5)]),
+    ("el-1-from-the-last-column", b"a" * 31 + b"\x1b[2;10H\x1b[1K\x1b[4;1H", (10, 5),
+     [(20, 5)]),
+    ("el-0-from-the-first-column", b"a" * 20 + b"\r\x1b[K", (10, 4), [(20, 4)]),
+    # A line does not take in an empty row below it that is not wrapped (here what DL
+    # pulled up): that row stays (grid_reflow_join).
+    ("dl-leaves-an-empty-row", b"a" * 15 + b"\x1b[2;1H\x1b[M", (10, 4), [(20, 4)]),
+    ("el-2-on-the-top-row", b"a" * 25 + b"\x1b[1;1H\x1b[2Kxyz\x1b[2;1H", (10, 2),
+     [(20, 2)]),
 ]
 
 
@@ -117,11 +165,48 @@ RESIZES = [
     ("data", "before", "after"), [case[1:] for case in RESIZES], ids=[c[0] for c in RESIZES]
 )
 def test_a_resize_reflows_like_tmux(
-    tmux: TmuxTerminal, data: bytes, before: tuple[int, int], after: tuple[int, int]
+    tmux: TmuxTerminal, data: bytes, before: tuple[int, int], after: list[tuple[int, int]]
 ) -> None:
     lines, cursor = tmux.tmux_screen(data, *before, resize_to=after, with_history=True)
     t = Terminal(*before)
     t.feed(data)
-    t.resize(*after)
+    for size in after:
+        t.resize(*size)
     mine = [line.rstrip() for line in t.history.lines()] + [r.rstrip() for r in t.display]
     assert (mine, t.cursor) == (lines, cursor), f"{mine} {t.cursor}\ntmux: {lines} {cursor}"
+
+
+CURSOR = "#{cursor_x} #{cursor_y} #{cursor_character}"
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "widths", "ready"),
+    [
+        # regress/cursor-test1, whose output this is.
+        (LOREM + b"\x1b[9;15H", (40, 10), [10, 50],
+         (["display", "-p", "#{cursor_x} #{cursor_y}"], "14 8\n")),
+        # After the last column is written tmux reports x == cols (the wrap is pending),
+        # and a reflow can leave the cursor there: after a line that fills its last row.
+        (b"abcdefghij", (10, 5), [8, 12], (["capture-pane", "-p"], "abcdefghij\n" + "\n" * 4)),
+    ],
+    ids=["cursor-test1", "pending-wrap"],
+)
+def test_the_cursor_formats_follow_a_reflow_like_tmux(
+    both: BothServers, tmp_path: Path, text: bytes, size: tuple[int, int], widths: list[int],
+    ready: tuple[list[str], str],
+) -> None:
+    """#{cursor_x}, #{cursor_y} and #{cursor_character} after each resize-window, through
+    the whole server, as tmux's regress scripts read them."""
+    (tmp_path / "text").write_bytes(text)
+    program = f"cat {tmp_path / 'text'}; exec cat"
+    command, shown = ready
+
+    def pane_shows(name: str) -> bool:
+        return both.run(name, *command).stdout == shown
+
+    for name in both.NAMES:
+        both.run(name, "new-session", "-d", "-x", str(size[0]), "-y", str(size[1]), program)
+        wait_until(functools.partial(pane_shows, name), what=f"{name}'s pane")
+    steps = [["set", "-g", "window-size", "manual"]]
+    steps += [["resize-window", "-x", str(width)] for width in widths]
+    both.after_each(steps, ["display", "-p", CURSOR])

@@ -15,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from tests.conftest import BASE_ENV, DEADLINE, wait_until
@@ -61,14 +62,14 @@ class TmuxTerminal:
         cols: int,
         rows: int,
         *,
-        resize_to: tuple[int, int] | None = None,
+        resize_to: Sequence[tuple[int, int]] = (),
         with_history: bool = False,
     ) -> tuple[list[str], tuple[int, int]]:
         """The screen lines (trailing blanks stripped) and 0-based cursor after `data`.
 
         Shows the alternate screen if `data` leaves it active, as capture-pane does.
-        `resize_to` (cols, rows) resizes the window after the data, before the capture;
-        `with_history` puts the scrollback's lines before the screen's.
+        `resize_to` (cols, rows sizes) resizes the window to each in turn after the data,
+        before the capture; `with_history` puts the scrollback's lines before the screen's.
         """
         case = next(self._cases)
         session, go = f"case-{case}", f"go-{self.name}-{case}"
@@ -95,14 +96,8 @@ class TmuxTerminal:
             wait_until(lambda: _size(seen) >= len(data), what=f"tmux to read {len(data)} bytes")
             if _size(seen) != len(data):
                 raise TmuxError(f"the pane wrote {_size(seen)} bytes, not the {len(data)} sent")
-            if resize_to is not None:
-                cols, rows = resize_to
-                self._run("resize-window", "-t", session, "-x", str(cols), "-y", str(rows))
-                wait_until(
-                    lambda: self._run("display", "-p", "-t", session,
-                                      "#{pane_width}x#{pane_height}").strip() == f"{cols}x{rows}",
-                    what=f"tmux to resize to {cols}x{rows}",
-                )
+            for cols, rows in resize_to:
+                self._resize(session, cols, rows)
             history = ["-S", "-"] if with_history else []
             out = self._run(
                 "capture-pane", "-p", "-N", *history, "-t", session, ";",
@@ -117,6 +112,14 @@ class TmuxTerminal:
             raise TmuxError(f"capture-pane gave {len(lines)} lines for a {rows}-row pane")
         x, y = position.split()
         return [line.rstrip(" ") for line in lines], (int(x), int(y))
+
+    def _resize(self, session: str, cols: int, rows: int) -> None:
+        self._run("resize-window", "-t", session, "-x", str(cols), "-y", str(rows))
+        wait_until(
+            lambda: self._run("display", "-p", "-t", session,
+                              "#{pane_width}x#{pane_height}").strip() == f"{cols}x{rows}",
+            what=f"tmux to resize to {cols}x{rows}",
+        )
 
     def _run(self, *args: str) -> str:
         try:
