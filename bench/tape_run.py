@@ -1,8 +1,8 @@
-"""Tape run time for a 20-command tape, as a user or CI runs it: `termhost run FILE.tape`.
+"""Tape run time for a 20-command tape, as a user or CI runs it: `termhost tape FILE.tape`.
 
 The issue: "Tape run time for a 20-command tape: report it". A tape is a scripted
 recording whose delays are real (TypingSpeed, Sleep, the shell's own time), so the figure
-is the wall time of the whole command, from starting `python -m termhost run` to its exit:
+is the wall time of the whole command, from starting `python -m termhost tape` to its exit:
 interpreter and imports, the shell's start and its first prompt, the commands, the shell's
 end and the outputs written. The tape is five rounds of
 
@@ -51,10 +51,10 @@ def tape(speed: str, outputs: tuple[str, ...]) -> str:
 
 
 def run_once(path: str) -> float:
-    """Seconds for one `termhost run`; a failing run ends the benchmark."""
+    """Seconds for one `termhost tape`; a failing run ends the benchmark."""
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "termhost", "run", "-q", path],
+        [sys.executable, "-m", "termhost", "tape", "-q", path],
         capture_output=True,
         text=True,
         check=False,
@@ -80,7 +80,7 @@ def main() -> None:
         for _ in range(args.runs):
             for name, path in paths.items():
                 samples[name].append(run_once(path))
-    print(f"termhost run, {ROUNDS * COMMANDS_PER_ROUND}-command tape, bash, {args.runs} runs each")
+    print(f"termhost tape, {ROUNDS * COMMANDS_PER_ROUND}-command tape, bash, {args.runs} runs each")
     print(f"{'variant':<10} {'median':>8} {'min':>8} {'max':>8}")
     for name, times in samples.items():
         print(

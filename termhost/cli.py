@@ -52,6 +52,13 @@ def _parser() -> _Parser:
     return parser
 
 
+def _names_a_tape(arguments: Sequence[str]) -> bool:
+    """`termhost run demo.tape`, as the tape runner was called before `run` became tmux's
+    run-shell: a tape file is not a shell command anyone means, so it still runs."""
+    words = [word for word in arguments if not word.startswith("-")]
+    return bool(words) and words[0].endswith(".tape") and os.path.isfile(words[0])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -60,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from termhost import cmd
     from termhost.mux import client, config, paths, verbs
 
+    if args.verb == "run" and _names_a_tape(args.arguments):
+        sys.stderr.write("termhost: 'run' is tmux's run-shell; a tape runs as "
+                         "'termhost tape FILE.tape'\n")
+        args.verb = "tape"
     own = args.verb in cmd.VERBS
     first = args.verb.removesuffix(";")  # `termhost start\; has -t x`: a list of commands
     if not own and verbs.lookup(first) is None:

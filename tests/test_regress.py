@@ -1,10 +1,8 @@
 """tmux 3.3a's own regress scripts (../shared/tmux-3.3a/regress/, run by its run-regress)
 with termhost in tmux's place: each one that passes is held here, so that it stays so.
 
-The others (cursor and reflow tests, format-strings, style-trim, control mode, if-shell
-errors shown in a pane, a configuration whose if-shell calls back into the server while
-it loads) are what issue 17 goes on with; `run-regress "$(command -v termhost)"` lists
-them all.
+The others (format-strings, style-trim, am-terminal, control mode) are what issue 17 (and
+18, for control mode) go on with; `run-regress "$(command -v termhost)"` lists them all.
 """
 
 from __future__ import annotations
@@ -17,8 +15,15 @@ import pytest
 
 RUNNER = Path(__file__).resolve().parents[2] / "shared" / "tmux-3.3a" / "run-regress"
 PASSING = [
+    "cursor-test1",
+    "cursor-test2",
+    "cursor-test3",
+    "cursor-test4",
+    "format-strings",
     "has-session-return",
     "if-shell-TERM",
+    "if-shell-error",
+    "if-shell-nested",
     "kill-session-process-exit",
     "new-session-base-index",
     "new-session-command",

@@ -1,7 +1,7 @@
 """termhost's own verbs, the ones tmux does not have: each runs in the client process, a
 module per verb with a `main(argv, where) -> int` (asciinema's layout).
 
-They need no server (themes, cat, play, record without -t, run) or ask it through the
+They need no server (themes, cat, play, record without -t, tape) or ask it through the
 tmux verbs (screenshot, record -t), so they work before any session exists and in CI
 without a terminal.
 """
@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 __all__ = ["EXIT_FAILURE", "EXIT_USAGE", "VERBS", "ServerSaid", "VerbParser", "Where", "ask"]
 
-VERBS = ("themes", "record", "play", "cat", "run", "screenshot", "snapshot", "exec")
+VERBS = ("themes", "record", "play", "cat", "tape", "screenshot", "snapshot", "exec")
 """The verbs with a module here (termhost/cmd/VERB.py)."""
 
 EXIT_FAILURE = 1

@@ -1,4 +1,4 @@
-"""`termhost run FILE.tape`: play a tape against a real shell, with no terminal (CI).
+"""`termhost tape FILE.tape`: play a tape against a real shell, with no terminal (CI).
 
 The engine is termhost.record.runner; this verb decides what becomes of the golden .txt
 Outputs. Without an option they are written. `--check` compares each with the file on
@@ -29,7 +29,7 @@ __all__ = ["main"]
 
 EXIT_INTERRUPTED = 130
 
-_PROG = "termhost run"
+_PROG = "termhost tape"
 
 
 def _parser() -> VerbParser:
@@ -50,7 +50,7 @@ def _parser() -> VerbParser:
 
 
 def main(argv: Sequence[str], where: Where | None = None) -> int:
-    """Run `termhost run ARGV...`; returns the exit status (a tape needs no server: `where`
+    """Run `termhost tape ARGV...`; returns the exit status (a tape needs no server: `where`
     is not used)."""
     args = _parser().parse_args(list(argv))
     try:

@@ -9,9 +9,10 @@ user reads them as in tmux. tests/ui/test_attach.py holds the two to the same ke
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from termhost.mux.config import escaped, printed
+from termhost.mux.lexer import split_commands
+from termhost.mux.printing import command_list, escaped
 
 __all__ = [
     "COPY_MODE_KEYS", "PREFIX_KEY", "PREFIX_TABLE", "TABLES", "Binding", "KeyTables",
@@ -26,12 +27,13 @@ class Binding:
     key: str
     """tmux's name of the key pressed after the prefix."""
     command: str
-    """What it does, as the tmux command line that does the same."""
+    """What it does, as the tmux command line that does the same (lexer.py's language;
+    a `\\;` between commands)."""
     note: str
     """tmux's note for it (`list-keys -N`, `C-b ?`)."""
     shown: str = ""
-    """How list-keys prints the command when not as `command` is written: bind-key's
-    words (kept as shlex words, `;` between commands) escaped as tmux prints them."""
+    """How list-keys prints the command when not as `command` is written: each verb by
+    its full name, each word escaped, as tmux prints them (printing.py)."""
 
 
 PREFIX_TABLE: tuple[Binding, ...] = (
@@ -212,7 +214,15 @@ class KeyTables:
         return self._tables[table].get(key)
 
     def bind(self, table: str, key: str, command: str, note: str = "") -> None:
-        self._tables[table][key] = Binding(key, command, note or command, printed(command))
+        shown = command_list(split_commands(command, {}))
+        self._tables[table][key] = Binding(key, command, note or command, shown)
+
+    def annotate(self, table: str, key: str, note: str) -> None:
+        """`bind-key KEY` with no command, as tmux's key_bindings_add given no commands:
+        a bound key gets the note (none given clears it), an unbound key stays unbound."""
+        binding = self._tables[table].get(key)
+        if binding is not None:
+            self._tables[table][key] = replace(binding, note=note or binding.command)
 
     def unbind(self, table: str, key: str) -> None:
         self._tables[table].pop(key, None)

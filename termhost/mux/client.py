@@ -8,7 +8,6 @@ the socket, so two commands racing to start a server give one server.
 from __future__ import annotations
 
 import fcntl
-import getopt
 import os
 import select
 import signal
@@ -86,18 +85,16 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
 
 def _attaches(argv: Sequence[str]) -> bool:
     """attach-session, and new-session without -d, make this client an attached one."""
-    from termhost.mux.verbs import lookup
+    from termhost.mux.verbs import UsageError, lookup, parse_flags
 
     verb = lookup(argv[0])
     if verb is None or verb.name not in ("attach-session", "new-session"):
         return False
-    if verb.name == "attach-session":
-        return True
     try:
-        options, _ = getopt.getopt(list(argv[1:]), verb.flags)
-    except getopt.GetoptError:
+        flags, _ = parse_flags(verb, argv[1:])
+    except UsageError:
         return False  # the server reports the usage error
-    return not any(flag == "-d" for flag, _ in options)
+    return verb.name == "attach-session" or "d" not in flags
 
 
 def _connect(path: Path) -> socket.socket:

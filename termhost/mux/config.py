@@ -2,12 +2,12 @@
 
 A file of tmux commands, one per line, as tmux reads ~/.tmux.conf: a line ending in `\\`
 goes on on the next one; its words and commands are lexer.py's (quotes, escapes, `;`,
-`$NAME`, `~`); `NAME=value` alone sets a variable for the lines after it (`%hidden` too),
-and `%if FORMAT` / `%elif` / `%else` / `%endif` choose the lines read. Every command
-runs, whatever the ones before gave: an error is reported as `FILE:LINE: message` and
-the rest of the file still loads, so an existing tmux configuration with commands
-termhost does not have yet mostly works. (tmux refuses a whole file when one of its
-commands has bad arguments.)
+`$NAME`, `~`, and `{ }` blocks, which go on over lines); `NAME=value` alone sets a
+variable for the lines after it (`%hidden` too), and `%if FORMAT` / `%elif` / `%else` /
+`%endif` choose the lines read. Every command runs, whatever the ones before gave: an
+error is reported as `FILE:LINE: message` and the rest of the file still loads, so an
+existing tmux configuration with commands termhost does not have yet mostly works.
+(tmux refuses a whole file when one of its commands has bad arguments.)
 
 A file whose name ends in `.toml` is termhost's own format (config_toml.py), turned into
 the same commands, line numbers kept.
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from termhost.mux.formats import expand
-from termhost.mux.lexer import LexError, split_commands
+from termhost.mux.lexer import LexError, Unclosed, split_commands
 
-__all__ = ["Line", "default_path", "escaped", "parse", "printed", "source"]
+__all__ = ["Line", "default_path", "parse", "source"]
 
 Line = tuple[int, list[str]]
 """(line number, argv) of one command."""
@@ -70,7 +69,12 @@ def parse(text: str, env: Mapping[str, str] | None = None
     commands: list[Line] = []
     errors: list[tuple[int, str]] = []
     branches = _Branches()
+    block: tuple[int, str] | None = None
+    """The first line and the text so far of a `{` block still open."""
     for start, line in _joined_lines(text):
+        if block is not None:
+            start, line = block[0], block[1] + "\n" + line
+            block = None
         try:
             directive = line.split(None, 1)[0] if line.strip() else ""
             if directive in _DIRECTIVES:
@@ -86,8 +90,12 @@ def parse(text: str, env: Mapping[str, str] | None = None
             for argv in split_commands(line, variables):
                 if not _assign([argv], variables):
                     commands.append((start, argv))
+        except Unclosed:
+            block = (start, line)  # the block goes on on the next line
         except LexError as error:
             errors.append((start, f"syntax error: {error}"))
+    if block is not None:
+        errors.append((block[0], "syntax error: missing }"))
     if branches.open_at is not None:
         errors.append((branches.open_at, "syntax error: %if without %endif"))
     return commands, errors
@@ -157,49 +165,6 @@ class _Branches:
         frame[0] = outer and not frame[1] and (condition if name == "%elif" else True)
         frame[1] = frame[1] or frame[0]
         self._frames.append(frame)
-
-
-_DOUBLE_QUOTED = frozenset(" #';${}%")
-"""Characters that make tmux print a word in double quotes."""
-_SINGLE_QUOTED = frozenset(' "')
-_C_STYLE = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
-            "\f": "\\f", "\r": "\\r", "\0": "\\0"}
-
-
-def printed(command: str) -> str:
-    """A stored command line (shlex words, `;` between commands) as tmux prints one in
-    list-keys: each word escaped so that a configuration file reads it back (tmux's
-    args_escape), the commands joined by ` \\; `."""
-    words = shlex.split(command)
-    return " ".join("\\;" if word == ";" else escaped(word) for word in words)
-
-
-def escaped(word: str) -> str:
-    """`word` as tmux writes one for a configuration file to read back (args_escape):
-    list-keys' commands, show-options' string values."""
-    if not word:
-        return "''"
-    quotes = ('"' if not _DOUBLE_QUOTED.isdisjoint(word)
-              else "'" if not _SINGLE_QUOTED.isdisjoint(word) else "")
-    if len(word) == 1 and word != " " and (quotes or word == "~"):
-        return "\\" + word  # a lone special character is escaped, not quoted
-    escaped = []
-    for char, after in zip(word, [*word[1:], ""], strict=True):
-        # In double quotes `$` is escaped where it would expand: before a name or `{`.
-        expands = char == "$" and (after.isalnum() or after in ("_", "{"))
-        if char == "\\" or (quotes == '"' and (char == '"' or expands)):
-            escaped.append("\\" + char)
-        elif char in _C_STYLE:
-            escaped.append(_C_STYLE[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            escaped.append(f"\\{ord(char):03o}")
-        else:
-            escaped.append(char)
-    text = "".join(escaped)
-    if quotes == "'":
-        return f"'{text}'"
-    tilde = "\\" if text.startswith("~") else ""
-    return f'"{tilde}{text}"' if quotes else tilde + text
 
 
 async def source(path: str, run: RunCommand, *, quiet: bool = False,

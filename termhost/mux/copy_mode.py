@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Literal, NamedTuple
 
+from wcwidth import wcwidth
+
 from termhost.mux.bindings import copy_mode_commands
+from termhost.terminal import Terminal
 
 __all__ = ["Action", "CopyMode", "Match", "Position", "search_expression"]
 
@@ -65,11 +68,34 @@ stop one cell short of it)."""
 _REVERSED = {"jump-forward": "jump-backward", "jump-backward": "jump-forward",
              "jump-to-forward": "jump-to-backward", "jump-to-backward": "jump-to-forward"}
 
+_PROMPTED = ("search-forward", "search-backward", "goto-line")
+"""Commands that ask for a string when a key runs them (send-keys -X gives it instead)."""
+
 _WHEEL_LINES = {"WheelUpPane": 5, "WheelDownPane": 5}
 """tmux binds the wheel to `send -X -N 5 scroll-up` (and down)."""
 
 _COUNT_LIMIT = 99_999
 """A repeat count stops growing here: more than any history, and no huge integers."""
+
+
+def _glyphs(text: str) -> list[str]:
+    """A line of text as cells: a wide character takes two (itself, then ""), one of no
+    width none."""
+    cells: list[str] = []
+    for char in text:
+        if wcwidth(char) == 2:
+            cells += [char, ""]
+        elif wcwidth(char) == 1:
+            cells.append(char)
+    return cells
+
+
+def _cells(text: str, width: int) -> list[str]:
+    """A line of text as `width` cells: cut at the width, the rest blank."""
+    cells = _glyphs(text)[:width]
+    if cells and wcwidth(cells[-1]) == 2:
+        cells[-1] = " "  # its right half was cut off
+    return cells + [" "] * (width - len(cells))
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -119,13 +145,18 @@ class CopyMode:
 
     def __init__(self, rows: Sequence[Sequence[str]], wrapped: Sequence[bool], height: int,
                  cursor: tuple[int, int], *, keys: str = "vi",
-                 table: Mapping[str, str] | None = None) -> None:
+                 table: Mapping[str, str] | None = None, name: str = "copy-mode") -> None:
         if not rows or not rows[0]:
             raise ValueError("copy mode needs at least one line, at least one cell wide")
         if len(wrapped) != len(rows):
             raise ValueError(f"copy mode got {len(rows)} lines but {len(wrapped)} wrap flags")
         if keys not in ("vi", "emacs"):
             raise ValueError(f"unknown mode-keys {keys!r}: use vi or emacs")
+        self._text: list[str] | None = None
+        """View mode's lines as given, to cut again at another width."""
+        self.name = name
+        """#{pane_mode}: copy-mode over a pane's lines, view-mode over text the server
+        shows in the pane (a configuration's errors, run-shell's output), as in tmux."""
         self._rows, self._wrapped = rows, wrapped
         self._lengths = [_content_length(row) for row in rows]
         self.width, self.height, self.keys = len(rows[0]), max(1, height), keys
@@ -151,6 +182,64 @@ class CopyMode:
         self.message: str | None = None
         """What to tell the user after the last key or search, as tmux's status line does."""
 
+    @classmethod
+    def of_terminal(cls, terminal: Terminal, *, keys: str) -> CopyMode:
+        """Copy mode over a pane: its scrollback and screen as rows of cell glyphs (a wide
+        character then "" for its right half, as the emulator holds them), so columns in
+        copy mode are the columns the user saw, with the cursor where the pane's is."""
+        width = terminal.cols
+        history = terminal.history
+        rows = [_cells(text, width) for text in history.lines()]
+        wrapped = [history.wrapped(index) for index in range(len(history))]
+        screen = terminal.screen
+        for y in range(terminal.rows):
+            line = screen.buffer.get(y)
+            rows.append([line[x].data if line else " " for x in range(width)])
+            wrapped.append(y in screen.wrapped)
+        cursor = (min(screen.cursor.x, width - 1), screen.cursor.y)
+        return cls(rows, wrapped, terminal.rows, cursor, keys=keys)
+
+    @classmethod
+    def of_text(cls, lines: Sequence[str], width: int, height: int, *, keys: str) -> CopyMode:
+        """View mode: `lines` shown in a pane `width` x `height`, a long one wrapped, the
+        cursor after the last, as tmux's view mode shows output the server had for a pane."""
+        rows: list[list[str]] = []
+        wrapped: list[bool] = []
+        for line in lines:
+            cells = _glyphs(line.rstrip(" "))
+            while True:
+                if len(cells) <= width:
+                    cut = len(cells)
+                else:  # a wide character is never split over two rows
+                    cut = width - 1 if cells[width] == "" else width
+                rows.append(cells[:cut] + [" "] * (width - cut))
+                cells = cells[cut:]
+                wrapped.append(bool(cells))
+                if not cells:
+                    break
+        used = len(rows)
+        rows += [[" "] * width for _ in range(height - used)]
+        wrapped += [False] * (len(rows) - len(wrapped))
+        cursor = (0, max(0, used - 1 - (len(rows) - height)))
+        mode = cls(rows, wrapped, height, cursor, keys=keys, name="view-mode")
+        mode._text = list(lines)
+        return mode
+
+    def refit(self, terminal: Terminal) -> CopyMode:
+        """The mode again for a pane that changed size: view mode's text cut at the new
+        width; copy mode over the pane's lines as they are now, from the bottom (its
+        frozen rows no longer match the pane)."""
+        if self._text is not None:
+            return CopyMode.of_text(self._text, terminal.cols, terminal.rows, keys=self.keys)
+        return CopyMode.of_terminal(terminal, keys=self.keys)
+
+    @property
+    def text(self) -> list[str]:
+        """The lines view mode shows (to add more to them); copy mode's as text."""
+        if self._text is not None:
+            return list(self._text)
+        return ["".join(row).rstrip() for row in self._rows]
+
     # What the client reads.
 
     @property
@@ -167,6 +256,20 @@ class CopyMode:
         history = self._history()
         position = f"[{history - self.top}/{history}]"
         return position if self._search is None else f"({len(self._matches)} results) {position}"
+
+    def variables(self) -> dict[str, str]:
+        """The `#{...}` variables tmux gives a pane in copy mode: where the view and the
+        cursor are, and whether a selection or a search is on."""
+        x, y = self.view_cursor()
+        selecting = "1" if self._anchor is not None else "0"
+        return {
+            "scroll_position": str(self._history() - self.top),
+            "copy_cursor_x": str(x),
+            "copy_cursor_y": str(y),
+            "selection_present": selecting,
+            "selection_active": selecting,
+            "search_present": "1" if self._search is not None else "0",
+        }
 
     def selection_spans(self, y: int) -> list[tuple[int, int]]:
         """Selected columns of line y, half-open. The copy is made from these, so what is
@@ -200,30 +303,49 @@ class CopyMode:
             name, count = self._awaiting
             self._awaiting = None
             char = " " if key == "Space" else key
-            if len(char) == 1:
-                self._last_jump = (name, char)
-                self._repeat(lambda: self._jump(name, char), count)
-            return None
+            return self.run(name, [char], count) if len(char) == 1 else None
         digit = self._count_digit(key)
         if digit is not None:
             self._count = min(self._count * 10 + digit, _COUNT_LIMIT)
             return None
         count, self._count = max(1, self._count) * _WHEEL_LINES.get(key, 1), 0
         name = self._table.get(key, "")
+        if name in _JUMPS:
+            self._awaiting = (name, count)
+            return None
+        if name in _PROMPTED:
+            return Action("prompt", name)
+        return self.run(name, count=count)
+
+    def run(self, name: str, arguments: Sequence[str] = (), count: int = 1) -> Action | None:
+        """Do copy-mode command `name` `count` times, as `send-keys -X [-N count] name
+        arguments` does: a search or goto-line takes its string from `arguments`, a jump
+        its character. An unknown command does nothing, as in tmux."""
+        self.message = None
         command = _COMMANDS.get(name)
         if command is None:
             return None
+        argument = arguments[0] if arguments else ""
+        if name in _JUMPS:
+            if len(argument) == 1:
+                self._last_jump = (name, argument)
+                self._repeat(lambda: self._jump(name, argument), count)
+            return None
+        if name == "goto-line":
+            if argument.isdigit():
+                self.goto_line(int(argument))
+            return None
+        if name in _PROMPTED:
+            for _ in range(count if argument else 0):
+                self.search(argument, name != "search-backward")
+            return None
         run = command.run
-        if run is None and name in _JUMPS:
-            self._awaiting = (name, count)
-        elif run is None:
-            return Action("prompt", name)
-        elif command.once:
+        assert run is not None
+        if command.once:
             action = run(self)
             self._follow()
             return action
-        else:
-            self._repeat(lambda: run(self), count)
+        self._repeat(lambda: run(self), count)
         return None
 
     def search(self, pattern: str, forward: bool) -> bool:
@@ -672,19 +794,36 @@ class CopyMode:
             self.current_match = None
             return False
         here = self.cursor[::-1]
-        if forward:
-            i = bisect_right(self._matches, here, key=_reading_order)
+        emacs = self.keys == "emacs"
+        if forward:  # emacs counts a match at the cursor (its cursor lands past them)
+            after = bisect_left if emacs else bisect_right
+            i = after(self._matches, here, key=_reading_order)
             wrapped = i == len(self._matches)
         else:
             i = bisect_left(self._matches, here, key=_reading_order) - 1
             wrapped = i < 0
         if wrapped:
             self.message = "Search wrapped"
-        self.current_match = self._matches[0 if forward and wrapped else i]
-        self._set_cursor(self.current_match.start)
-        if not self.top <= self.cursor[1] < self.top + self.height:
-            self._scroll_middle()
+        match = self.current_match = self._matches[0 if forward and wrapped else i]
+        self._place(match.end if forward and emacs else match.start)
+        self._scroll_to_cursor()
         return True
+
+    def _scroll_to_cursor(self) -> None:
+        """After a search, as tmux's window_copy_scroll_to: a cursor in view stays where
+        it is on the view; else it goes a quarter of the view up from the bottom (or to
+        the top or the bottom, near the ends of the history)."""
+        y = self.cursor[1]
+        if self.top <= y < self.top + self.height:
+            return
+        gap = self.height // 4
+        history = self._history()
+        if y < self.height:
+            self.top = 0
+        elif y > history + self.height - gap:
+            self.top = history
+        else:
+            self.top = y + gap - self.height
 
     def _match_span(self, match: Match, y: int) -> tuple[int, int]:
         start = match.start[0] if y == match.start[1] else 0

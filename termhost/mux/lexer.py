@@ -7,7 +7,10 @@ One line (continuation lines already joined) becomes its commands, each a list o
 - in single quotes nothing is special; in double quotes and bare words `\\` escapes
   (`\\n \\t \\e \\s`..., `\\ooo`, `\\uXXXX`, anything else stands for itself) and
   `$NAME` or `${NAME}` is the variable's value (empty when unset);
-- `~` or `~user` starting a word (bare or in double quotes) is that home directory.
+- `~` or `~user` starting a word (bare or in double quotes) is that home directory;
+- a word `{` starts a block of commands, to the matching `}`, over several lines (a
+  newline in it ends a command as `;` does): one argument, a printing.Block. A line
+  whose block is still open raises Unclosed, for the reader to join the next line.
 Checked against a live tmux in tests/mux/test_config.py.
 """
 
@@ -18,7 +21,9 @@ import pwd
 import string
 from collections.abc import Mapping
 
-__all__ = ["LexError", "split_arguments", "split_commands"]
+from termhost.mux.printing import Block
+
+__all__ = ["LexError", "Unclosed", "split_arguments", "split_commands"]
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "s": " ",
             "t": "\t", "v": "\v"}
@@ -30,28 +35,16 @@ class LexError(ValueError):
     """A line tmux would refuse to parse; the message follows `syntax error: `."""
 
 
+class Unclosed(LexError):
+    """A `{` block the text does not close (yet: a file's next line may)."""
+
+
 def split_commands(line: str, env: Mapping[str, str]) -> list[list[str]]:
     """The commands of `line`, each its words, `$NAME` and `~` expanded from `env`."""
-    commands: list[list[str]] = []
-    argv: list[str] = []
     lexer = _Lexer(line, env)
-    while True:
-        lexer.skip_blanks()
-        if lexer.done() or lexer.peek() == "#":
-            break
-        if lexer.peek() == ";":
-            lexer.position += 1
-            if argv:
-                commands.append(argv)
-            argv = []
-            continue
-        word, ends_command = lexer.word()
-        argv.append(word)
-        if ends_command:
-            commands.append(argv)
-            argv = []
-    if argv:
-        commands.append(argv)
+    commands = lexer.commands(in_block=False)
+    if not lexer.done():
+        raise LexError("unexpected }")
     return commands
 
 
@@ -76,6 +69,50 @@ class _Lexer:
     def __init__(self, line: str, env: Mapping[str, str]) -> None:
         self.line, self.env, self.position = line, env, 0
 
+    def commands(self, *, in_block: bool) -> list[list[str]]:
+        """Commands up to the end of the text, or (`in_block`) to the `}` closing it."""
+        commands: list[list[str]] = []
+        argv: list[str] = []
+        while True:
+            self.skip_blanks()
+            if not self.done() and self.peek() == "#":
+                end = self.line.find("\n", self.position)
+                self.position = len(self.line) if end < 0 else end
+            if self.done():
+                if in_block:
+                    raise Unclosed("missing }")
+                break
+            char = self.peek()
+            if char in ";\n":
+                self.position += 1
+                if argv:
+                    commands.append(argv)
+                argv = []
+                continue
+            if char == "}" and self._alone(self.position):
+                if in_block:
+                    self.position += 1
+                    break
+                break  # an unmatched `}`: split_commands says so
+            if char == "{" and self._alone(self.position):
+                self.position += 1
+                argv.append(Block(self.commands(in_block=True)))
+                continue
+            word, ends_command = self.word()
+            argv.append(word)
+            if ends_command:
+                commands.append(argv)
+                argv = []
+        if argv:
+            commands.append(argv)
+        return commands
+
+    def _alone(self, position: int) -> bool:
+        """Whether the brace at `position` is a word of its own (then it opens or closes a
+        block; `a}` or `{x` are plain words)."""
+        after = self.line[position + 1:position + 2]
+        return after in ("", " ", "\t", "\n", ";")
+
     def done(self) -> bool:
         return self.position >= len(self.line)
 
@@ -92,7 +129,7 @@ class _Lexer:
         start = self.position
         while not self.done():
             char = self.peek()
-            if char in _BLANKS:
+            if char in _BLANKS or char == "\n":
                 break
             if char == ";":
                 self.position += 1
@@ -178,7 +215,7 @@ class _Lexer:
         """`~` (HOME) or `~user` (that user's home); an unknown user stays as written."""
         self.position += 1
         start = self.position
-        while not self.done() and self.peek() not in _BLANKS + ';/"\'':
+        while not self.done() and self.peek() not in _BLANKS + ';/"\'\n':
             self.position += 1
         user = self.line[start:self.position]
         if not user:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from termhost.mux import layout
+from termhost.mux.environment import Environment
 from termhost.mux.layout import Cell
 from termhost.mux.pane import Pane
 
@@ -173,8 +174,9 @@ class Session:
     created: float = field(default_factory=time.time)
     current: Window | None = None
     last: Window | None = None
-    env: dict[str, str] = field(default_factory=dict)
-    """The environment of the client that created it: new panes start with it."""
+    environment: Environment = field(default_factory=Environment)
+    """The session environment (set-environment without -g): over the global one, what
+    new panes start with; filled through update-environment by the creating client."""
     path: str = ""
     """The directory it was started in (#{session_path})."""
     manual_size: bool = False

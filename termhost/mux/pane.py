@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from termhost.mux.copy_mode import CopyMode
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
 from termhost.process.fd_writer import FdWriter
 from termhost.process.groups import signal_process_group
@@ -103,6 +104,9 @@ class Pane:
         self.taps: list[PaneTap] = []
         self.start_command: list[str] = []
         """The command as it was given (#{pane_start_command}): none for the shell."""
+        self.mode: CopyMode | None = None
+        """The pane's mode (copy-mode or view-mode), shown in its place by every client
+        while the program's output goes on underneath, as tmux's modes are a pane's."""
         self.mark_active()
 
     def mark_active(self) -> None:
@@ -187,11 +191,21 @@ class Pane:
         if not self.closed:
             self._input.write(data)
 
+    def enter_copy_mode(self, *, keys: str) -> CopyMode:
+        """copy-mode: the pane's lines frozen under a cursor; a pane already in copy mode
+        stays as it is (tmux's copy-mode twice does not start over)."""
+        if self.mode is None or self.mode.name != "copy-mode":
+            self.mode = CopyMode.of_terminal(self.terminal, keys=keys)
+        return self.mode
+
     def resize(self, cols: int, rows: int) -> None:
         """TIOCSWINSZ (the kernel sends SIGWINCH to the foreground group) and the terminal."""
         if not self.closed:
             set_window_size(self.master, cols, rows)
+        resized = (cols, rows) != (self.terminal.cols, self.terminal.rows)
         self.terminal.resize(cols, rows)
+        if resized and self.mode is not None:
+            self.mode = self.mode.refit(self.terminal)
         self._tap(lambda tap: tap.resized(cols, rows))
 
     def kill(self) -> None:

@@ -28,6 +28,8 @@ from termhost.mux.bindings import KeyTables
 from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, Result, run_command
+from termhost.mux.copy_mode import CopyMode
+from termhost.mux.environment import Environment, merged
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import split_arguments
 from termhost.mux.model import Session, Window
@@ -74,6 +76,10 @@ _HANDSHAKE_TIMEOUT = 10.0
 
 
 
+_NOT_INHERITED = ("TMUX", PANE_VARIABLE, PANE_ID_VARIABLE)
+"""What a server started from inside a pane must not hand on to its own panes."""
+
+
 class Server:
     """The sessions, and the loop that serves clients until nothing is left."""
 
@@ -81,6 +87,10 @@ class Server:
         self.path = path
         self.listener = listener
         self.sessions: dict[str, Session] = {}
+        self.environment = Environment(
+            {key: value for key, value in os.environ.items() if key not in _NOT_INHERITED})
+        """The global environment: the server's own when it started (the starting
+        client's), less the variables that name the server a client was in."""
         self.options = Options()
         self.clients: list[AttachedClient] = []
         self._ids = {"session": 0, "window": 0, "pane": 0}
@@ -91,20 +101,46 @@ class Server:
         """The prefix bindings, as bind-key and unbind-key left them."""
         self.channels: dict[str, Channel] = {}
         """wait-for's channels, by name."""
-        self.config_errors = ""
-        """What the -f file's commands said went wrong: told to the first client."""
+        self.config_causes: list[str] = []
+        """What the -f file's commands said went wrong, until a session shows them
+        (tmux's cfg_causes): in view mode over its active pane."""
+        self._configured = asyncio.Event()
+        """The -f file has been run: the first client's commands wait for it, as tmux's
+        do, while other clients (a command the file itself runs) go ahead."""
+        self._first_client = True
         self.snapshots = index.server_dir(os.environ, path)
         """Where the sessions' snapshots go (termhost.snapshot.index): emptied as the
         server starts and as it ends, so that no dead server's snapshot is ever used."""
         self.captures = CaptureQueue()
         """Every session's capture goes through it: a few at a time, identical ones shared."""
 
-    async def load_config(self, path: str) -> None:
+    async def load_config(self, path: str | None) -> None:
         """The -f file's tmux commands, run as the starting client's (whose environment
-        and directory the server inherited)."""
-        context = Context(self, dict(os.environ), os.getcwd())
-        result = await run_command(context, ["source-file", path])
-        self.config_errors = result.stderr
+        and directory the server inherited), once the server takes connections: a
+        command in it may be a client of this very server (`if 'termhost run true'`)."""
+        try:
+            if path is not None:
+                context = Context(self, dict(os.environ), os.getcwd())
+                result = await run_command(context, ["source-file", path])
+                self.config_causes += result.stderr.splitlines()
+        finally:
+            self._configured.set()
+        if self.sessions:
+            self.show_config_causes(min(self.sessions.values(), key=lambda s: s.name))
+
+    def show_config_causes(self, session: Session) -> None:
+        """The configuration's errors in view mode over the session's active pane, as
+        tmux shows them to the first session made once the file has been read."""
+        if not self.config_causes or not self._configured.is_set() or not session.windows:
+            return
+        pane = session.active_window.active
+        lines = list(self.config_causes)
+        if pane.mode is not None and pane.mode.name == "view-mode":
+            lines = pane.mode.text + lines
+        pane.mode = CopyMode.of_text(lines, pane.terminal.cols, pane.terminal.rows,
+                                     keys=self.options.get("mode-keys"))
+        self.config_causes = []
+        self.refresh(session)
 
     def _exit_if_empty(self, may_leave_empty: bool) -> None:
         """tmux's exit-empty: after a command that may start a server without making a
@@ -121,16 +157,18 @@ class Server:
         self._ids[kind] += 1
         return value
 
-    async def serve(self) -> None:
-        """Accept clients until `shutdown()`."""
+    async def serve(self, config: str | None = None) -> None:
+        """Accept clients until `shutdown()`, running the `config` file first."""
         shutil.rmtree(self.snapshots, ignore_errors=True)
         server = await asyncio.start_unix_server(self._client, sock=self.listener)
+        loading = asyncio.create_task(self.load_config(config))
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             loop.add_signal_handler(signum, self.shutdown)
         try:
             await self._done.wait()
         finally:
+            loading.cancel()
             server.close()
             shutil.rmtree(self.snapshots, ignore_errors=True)
             try:
@@ -158,8 +196,9 @@ class Server:
         return next((s for s in self.sessions.values() if s.id == session_id), None), None
 
     def environ_of(self, session: Session) -> dict[str, str]:
-        """The environment new panes of `session` start with."""
-        return dict(session.env)
+        """The environment new panes of `session` start with: the global and session
+        environments merged, as tmux's (mux/environment.py)."""
+        return merged(self.environment, session.environment)
 
     def detach_clients(self, session: Session | None = None) -> None:
         """detach-client: the clients of `session` (of every session when None)."""
@@ -266,16 +305,24 @@ class Server:
         cols: int,
         rows: int,
         args: Sequence[str],
-        env: dict[str, str],
+        client_env: Mapping[str, str],
         cwd: str | None,
         window_name: str | None,
+        extra: Mapping[str, str] | None = None,
     ) -> Session:
-        """A session with one window running `args` (one string: through `sh -c`)."""
+        """A session with one window running `args` (one string: through `sh -c`). Its
+        environment takes update-environment's variables from the creating client's
+        `client_env`, and `extra` (new-session -e)."""
         session_id = self._next("session")
         name = name if name is not None else str(session_id)
         while name in self.sessions:  # an automatic name taken by an explicit one
             name = str(self._next("session"))
-        session = Session(session_id, name, cols, rows, env=dict(env), path=cwd or os.getcwd())
+        session = Session(session_id, name, cols, rows, path=cwd or os.getcwd())
+        session.environment.update_from(
+            self.options.get("update-environment").split(), client_env)
+        for key, value in (extra or {}).items():
+            session.environment.set(key, value)
+        env = self.environ_of(session)
         await self.new_window(session, args, env, cwd, window_name, select=True)
         self.sessions[name] = session
         session.snapshot = SessionSnapshot(
@@ -326,6 +373,14 @@ class Server:
             self.to_terminals("\a", session)
         for data in found.copied:
             self.buffers.set(data)
+            self.to_terminals(alerts.clipboard_sequence(data))
+
+    def copy_text(self, text: str) -> None:
+        """Copy mode copied `text`: a new paste buffer and, unless set-clipboard is off,
+        the clipboard of the terminals (OSC 52), as tmux does."""
+        data = text.encode("utf-8", "surrogateescape")
+        self.buffers.set(data)
+        if self.options.get("set-clipboard") != "off":
             self.to_terminals(alerts.clipboard_sequence(data))
 
     def to_terminals(self, text: str, session: Session | None = None) -> None:
@@ -615,6 +670,7 @@ class Server:
             await writer.drain()
             return
         context = Context(self)
+        first, self._first_client = self._first_client, False
         async for frame in frames:
             if frame.type is FrameType.ENVIRON:
                 env = decode_environ(frame.payload)
@@ -633,12 +689,11 @@ class Server:
                 self._commands_running += 1
                 commands = split_arguments(decode_argv(frame.payload)) or [[]]
                 try:
+                    if first:
+                        await self._configured.wait()
                     result = await self._run_sequence(context, commands)
                 finally:
                     self._commands_running -= 1
-                if self.config_errors and result.attach is None:
-                    result.stderr = self.config_errors + result.stderr
-                    self.config_errors = ""
                 if result.attach is not None and not result.stderr:
                     await self._attached(result.attach, context, frames, writer)
                     return
@@ -694,9 +749,6 @@ class Server:
         client = AttachedClient(self, session, send, Size(rows=rows, columns=cols),
                                 env=context.env, force_256=context.force_256)
         client.tty = context.tty
-        if self.config_errors:  # the first client to see the server is told
-            client.show_message(self.config_errors.splitlines()[0])
-            self.config_errors = ""
         self.clients.append(client)
         self.client_active(client)
 
@@ -767,10 +819,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
     async def run() -> None:
-        server = Server(args.socket, listener)
-        if args.config:
-            await server.load_config(args.config)
-        await server.serve()
+        await Server(args.socket, listener).serve(args.config)
 
     asyncio.run(run())
     return 0

@@ -1,7 +1,12 @@
-"""The tmux verbs termhost knows: name, aliases, getopt flags and usage of each.
+"""tmux 3.3a's command table: every verb's name, aliases, getopt template, argument bounds
+and usage, declared once, as tmux's cmd_entry is; and termhost's own verbs beside them.
 
-Kept apart from their implementations (commands.py) so that the CLI can recognise a
-verb, or say it is unknown, without importing the server's side.
+Kept apart from the implementations (commands/) and plain data (a NamedTuple, no
+imports beyond typing's) because the thin client reads it on every command: it
+recognises a verb, parses its flags and knows whether it starts a server without
+importing the server's side. `parse_flags` splits and refuses a command line as tmux's
+args_parse does, in its words; tests/mux/test_command_table.py holds both against a
+live tmux.
 """
 
 from __future__ import annotations
@@ -9,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["VERBS", "UsageError", "Verb", "lookup", "parse_flags"]
+__all__ = ["VERBS", "UsageError", "Verb", "lookup", "not_implemented", "parse_flags"]
 
 
 class UsageError(ValueError):
-    """A command line its verb's flags refuse: the message, then the verb's usage."""
+    """A command line its verb refuses: one line, in tmux's words where tmux refuses it too."""
 
 
 class Verb(NamedTuple):
@@ -21,126 +26,276 @@ class Verb(NamedTuple):
 
     name: str
     aliases: tuple[str, ...]
+    """tmux's alias first (the one list-commands shows), then termhost's own (`a`)."""
     flags: str
-    """getopt's letters, `x:` taking a value, as in tmux's command table."""
+    """tmux's getopt template: its letters, `x:` taking a value (`l::` too, refresh-client's)."""
+    min_args: int
+    max_args: int
+    """The arguments after the flags, at least and at most (-1: no limit), as tmux's."""
     usage: str
+    """As tmux's list-commands prints it, tmux's slips included (split-window's -e)."""
+    unsupported: str = ""
+    """tmux's flags that termhost's implementation does not act on yet: refused by
+    parse_flags, not ignored. Flags it covers by design are not here: the default one of
+    a pair (split-window -v, rotate-window -U), bind-key -r, choose-tree -Z, set-option -s.
+    Empty for a verb with no implementation at all (not in commands.COMMANDS)."""
+    extra_flags: str = ""
+    """Flags termhost takes beyond tmux 3.3a's (run-shell -c, as tmux 3.4's)."""
     starts_server: bool = False
-    """Run with no server, it starts one (new-session, start-server, ...), as tmux's
-    CMD_STARTSERVER; any other verb says no server is running."""
+    """Run with no server, it starts one (new-session, attach-session, start-server,
+    list-keys, list-commands), as tmux's CMD_STARTSERVER; any other verb says no server
+    is running."""
     may_leave_empty: bool = False
     """A server it started may be left with no session, and then ends (tmux's
-    exit-empty after start-server, list-keys, source-file)."""
+    exit-empty after start-server, list-keys, list-commands, a failed attach-session)."""
+    own: bool = False
+    """termhost's own verb, one tmux has not (snapshots, recording)."""
 
 
-VERBS = {
+VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
     verb.name: verb
     for verb in (
-        Verb("new-session", ("new",), "dPF:s:x:y:c:n:e:",
-             "[-dP] [-c dir] [-e VAR=value] [-F format] [-n window-name] [-s session-name] "
-             "[-x width] [-y height] [command]", starts_server=True),
-        Verb("has-session", ("has",), "t:", "[-t target-session]"),
-        Verb("attach-session", ("attach", "a"), "t:", "[-t target-session]"),
-        Verb("detach-client", ("detach",), "s:", "[-s target-session]"),
-        Verb("list-sessions", ("ls",), "F:", "[-F format]"),
-        Verb("kill-session", (), "t:", "[-t target-session]"),
-        Verb("kill-server", (), "", ""),
-        Verb("start-server", ("start",), "", "", starts_server=True, may_leave_empty=True),
-        Verb("wait-for", ("wait",), "LSU", "[-L | -S | -U] channel"),
-        Verb("source-file", ("source",), "q", "[-q] path ...", starts_server=True,
-             may_leave_empty=True),
-        Verb("if-shell", ("if",), "bFt:",
+        Verb("attach-session", ("attach", "a"), "c:dEf:rt:x", 0, 0,
+             "[-dErx] [-c working-directory] [-f flags] [-t target-session]",
+             unsupported="cdEfrx", starts_server=True, may_leave_empty=True),
+        Verb("bind-key", ("bind",), "nrN:T:", 1, -1,
+             "[-nr] [-T key-table] [-N note] key [command [arguments]]"),
+        Verb("break-pane", ("breakp",), "abdPF:n:s:t:", 0, 0,
+             "[-abdP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]",
+             unsupported="ab"),
+        Verb("capture-pane", ("capturep",), "ab:CeE:JNpPqS:t:", 0, 0,
+             "[-aCeJNpPq] [-b buffer-name] [-E end-line] [-S start-line] [-t target-pane]",
+             unsupported="aCPq"),
+        Verb("choose-buffer", (), "F:f:K:NO:rt:Z", 0, 1,
+             "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] "
+             "[template]"),
+        Verb("choose-client", (), "F:f:K:NO:rt:Z", 0, 1,
+             "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] "
+             "[template]"),
+        Verb("choose-tree", (), "F:f:GK:NO:rst:wZ", 0, 1,
+             "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] "
+             "[template]",
+             unsupported="FfGKNOrt"),
+        Verb("clear-history", ("clearhist",), "t:", 0, 0, "[-t target-pane]"),
+        Verb("clear-prompt-history", ("clearphist",), "T:", 0, 0, "[-T type]"),
+        Verb("clock-mode", (), "t:", 0, 0, "[-t target-pane]"),
+        Verb("command-prompt", (), "1bFkiI:Np:t:T:", 0, 1,
+             "[-1bFkiN] [-I inputs] [-p prompts] [-t target-client] [-T type] [template]"),
+        Verb("confirm-before", ("confirm",), "bp:t:", 1, 1,
+             "[-b] [-p prompt] [-t target-client] command"),
+        Verb("copy-mode", (), "eHMs:t:uq", 0, 0, "[-eHMuq] [-s src-pane] [-t target-pane]",
+             unsupported="eHMs"),
+        Verb("customize-mode", (), "F:f:Nt:Z", 0, 0,
+             "[-NZ] [-F format] [-f filter] [-t target-pane]"),
+        Verb("delete-buffer", ("deleteb",), "b:", 0, 0, "[-b buffer-name]"),
+        Verb("detach-client", ("detach",), "aE:s:t:P", 0, 0,
+             "[-aP] [-E shell-command] [-s target-session] [-t target-client]",
+             unsupported="aEPt"),
+        Verb("display-menu", ("menu",), "c:t:OT:x:y:", 1, -1,
+             "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] "
+             "[-y position] name key command ..."),
+        Verb("display-message", ("display",), "ac:d:INpt:F:v", 0, 1,
+             "[-aINpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]",
+             unsupported="cdIN"),
+        Verb("display-popup", ("popup",), "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", 0, -1,
+             "[-BCE] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] "
+             "[-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] "
+             "[-x position] [-y position] [shell-command]"),
+        Verb("display-panes", ("displayp",), "bd:Nt:", 0, 1,
+             "[-bN] [-d duration] [-t target-client] [template]",
+             unsupported="bN"),
+        Verb("find-window", ("findw",), "CiNrt:TZ", 1, 1,
+             "[-CiNrTZ] [-t target-pane] match-string"),
+        Verb("has-session", ("has",), "t:", 0, 0, "[-t target-session]"),
+        Verb("if-shell", ("if",), "bFt:", 2, 3,
              "[-bF] [-t target-pane] shell-command command [command]"),
-        Verb("run-shell", ("run",), "bCc:d:t:",
-             "[-bC] [-c start-directory] [-d delay] [-t target-pane] [shell-command]"),
-        Verb("send-prefix", (), "2t:", "[-2] [-t target-pane]"),
-        Verb("list-keys", ("lsk",), "NT:", "[-N] [-T key-table] [key]", starts_server=True,
-             may_leave_empty=True),
-        Verb("list-commands", ("lscm",), "F:", "[-F format] [command]", starts_server=True,
-             may_leave_empty=True),
-        Verb("bind-key", ("bind",), "nrN:T:", "[-nr] [-N note] [-T key-table] key command"),
-        Verb("unbind-key", ("unbind",), "anqT:", "[-anq] [-T key-table] key"),
-        Verb("send-keys", ("send",), "lt:", "[-l] [-t target-pane] key ..."),
-        Verb("capture-pane", ("capturep",), "b:pt:S:E:JNe",
-             "[-eJNp] [-b buffer-name] [-S start-line] [-E end-line] [-t target-pane]"),
-        Verb("display-message", ("display",), "pt:", "[-p] [-t target-pane] [message]"),
-        Verb("new-window", ("neww",), "dPF:n:t:c:",
-             "[-dP] [-c dir] [-F format] [-n window-name] [-t target-session] [command]"),
-        Verb("list-windows", ("lsw",), "t:F:", "[-F format] [-t target-session]"),
-        Verb("select-window", ("selectw",), "lnpTt:", "[-lnpT] [-t target-window]"),
-        Verb("next-window", ("next",), "at:", "[-a] [-t target-session]"),
-        Verb("previous-window", ("prev",), "at:", "[-a] [-t target-session]"),
-        Verb("last-window", ("last",), "t:", "[-t target-session]"),
-        Verb("last-pane", ("lastp",), "det:Z", "[-deZ] [-t target-window]"),
-        Verb("kill-window", ("killw",), "t:", "[-t target-window]"),
-        Verb("swap-window", ("swapw",), "ds:t:", "[-d] [-s src-window] [-t dst-window]"),
-        Verb("move-window", ("movew",), "dkrs:t:",
-             "[-dkr] [-s src-window] [-t dst-window]"),
-        Verb("rename-session", ("rename",), "t:", "[-t target-session] new-name"),
-        Verb("rename-window", ("renamew",), "t:", "[-t target-window] new-name"),
-        Verb("kill-pane", ("killp",), "t:", "[-t target-pane]"),
-        Verb("respawn-pane", ("respawnp",), "c:kt:", "[-k] [-c dir] [-t target-pane] [command]"),
-        Verb("list-panes", ("lsp",), "asF:t:", "[-as] [-F format] [-t target-window]"),
-        Verb("split-window", ("splitw",), "hvbdPF:p:l:t:c:",
-             "[-bdhvP] [-c dir] [-F format] [-l size] [-p percentage] [-t target-pane] "
-             "[command]"),
-        Verb("select-pane", ("selectp",), "t:LRUDT:", "[-LRUD] [-T title] [-t target-pane]"),
-        Verb("break-pane", ("breakp",), "dPF:n:s:t:",
-             "[-dP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]"),
-        Verb("join-pane", ("joinp",), "bdhvl:p:s:t:",
-             "[-bdhv] [-l size] [-s src-pane] [-t dst-pane]"),
-        Verb("move-pane", ("movep",), "bdhvl:p:s:t:",
-             "[-bdhv] [-l size] [-s src-pane] [-t dst-pane]"),
-        Verb("swap-pane", ("swapp",), "dDs:t:U", "[-dDU] [-s src-pane] [-t dst-pane]"),
-        Verb("rotate-window", ("rotatew",), "Dt:U", "[-DU] [-t target-window]"),
-        Verb("display-panes", ("displayp",), "d:t:", "[-d duration] [-t target-session]"),
-        Verb("switch-client", ("switchc",), "lnpt:", "[-lnp] [-t target-session]"),
-        Verb("choose-tree", (), "swZ", "[-swZ]"),
-        Verb("copy-mode", (), "ut:", "[-u] [-t target-pane]"),
-        Verb("show-snapshot", (), "jrswt:", "[-jrsw] [-t target-session]"),
-        Verb("resize-pane", ("resizep",), "DLRt:Ux:y:Z",
-             "[-DLRUZ] [-x width] [-y height] [-t target-pane] [adjustment]"),
-        Verb("select-layout", ("selectl",), "nopt:", "[-nop] [-t target-pane] [layout-name]"),
-        Verb("next-layout", ("nextl",), "t:", "[-t target-window]"),
-        Verb("previous-layout", ("prevl",), "t:", "[-t target-window]"),
-        Verb("resize-window", ("resizew",), "aADLRt:Ux:y:",
-             "[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]"),
-        Verb("set-buffer", ("setb",), "ab:n:", "[-a] [-b buffer-name] [-n new-name] data"),
-        Verb("show-buffer", ("showb",), "b:", "[-b buffer-name]"),
-        Verb("list-buffers", ("lsb",), "F:", "[-F format]"),
-        Verb("delete-buffer", ("deleteb",), "b:", "[-b buffer-name]"),
-        Verb("paste-buffer", ("pasteb",), "db:prs:t:",
+        Verb("join-pane", ("joinp",), "bdfhvp:l:s:t:", 0, 0,
+             "[-bdfhv] [-l size] [-s src-pane] [-t dst-pane]",
+             unsupported="f"),
+        Verb("kill-pane", ("killp",), "at:", 0, 0, "[-a] [-t target-pane]", unsupported="a"),
+        Verb("kill-server", (), "", 0, 0, ""),
+        Verb("kill-session", (), "aCt:", 0, 0, "[-aC] [-t target-session]", unsupported="aC"),
+        Verb("kill-window", ("killw",), "at:", 0, 0, "[-a] [-t target-window]", unsupported="a"),
+        Verb("last-pane", ("lastp",), "det:Z", 0, 0, "[-deZ] [-t target-window]", unsupported="de"),
+        Verb("last-window", ("last",), "t:", 0, 0, "[-t target-session]"),
+        Verb("link-window", ("linkw",), "abdks:t:", 0, 0,
+             "[-abdk] [-s src-window] [-t dst-window]"),
+        Verb("list-buffers", ("lsb",), "F:f:", 0, 0, "[-F format] [-f filter]", unsupported="f"),
+        Verb("list-clients", ("lsc",), "F:t:", 0, 0, "[-F format] [-t target-session]"),
+        Verb("list-commands", ("lscm",), "F:", 0, 1, "[-F format] [command]",
+             starts_server=True, may_leave_empty=True),
+        Verb("list-keys", ("lsk",), "1aNP:T:", 0, 1,
+             "[-1aN] [-P prefix-string] [-T key-table] [key]",
+             unsupported="1aP", starts_server=True, may_leave_empty=True),
+        Verb("list-panes", ("lsp",), "asF:f:t:", 0, 0,
+             "[-as] [-F format] [-f filter] [-t target-window]",
+             unsupported="f"),
+        Verb("list-sessions", ("ls",), "F:f:", 0, 0, "[-F format] [-f filter]", unsupported="f"),
+        Verb("list-windows", ("lsw",), "F:f:at:", 0, 0,
+             "[-a] [-F format] [-f filter] [-t target-session]",
+             unsupported="af"),
+        Verb("load-buffer", ("loadb",), "b:t:w", 1, 1, "[-b buffer-name] [-t target-client] path",
+             unsupported="tw"),
+        Verb("lock-client", ("lockc",), "t:", 0, 0, "[-t target-client]"),
+        Verb("lock-server", ("lock",), "", 0, 0, ""),
+        Verb("lock-session", ("locks",), "t:", 0, 0, "[-t target-session]"),
+        Verb("move-pane", ("movep",), "bdfhvp:l:s:t:", 0, 0,
+             "[-bdfhv] [-l size] [-s src-pane] [-t dst-pane]",
+             unsupported="f"),
+        Verb("move-window", ("movew",), "abdkrs:t:", 0, 0,
+             "[-abdkr] [-s src-window] [-t dst-window]",
+             unsupported="ab"),
+        Verb("new-session", ("new",), "Ac:dDe:EF:f:n:Ps:t:x:Xy:", 0, -1,
+             "[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] "
+             "[-n window-name] [-s session-name] [-t target-session] [-x width] [-y height] "
+             "[shell-command]",
+             unsupported="ADEftX", starts_server=True),
+        Verb("new-window", ("neww",), "abc:de:F:kn:PSt:", 0, -1,
+             "[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] "
+             "[-t target-window] [shell-command]",
+             unsupported="abekS"),
+        Verb("next-layout", ("nextl",), "t:", 0, 0, "[-t target-window]"),
+        Verb("next-window", ("next",), "at:", 0, 0, "[-a] [-t target-session]"),
+        Verb("paste-buffer", ("pasteb",), "db:prs:t:", 0, 0,
              "[-dpr] [-s separator] [-b buffer-name] [-t target-pane]"),
-        Verb("save-buffer", ("saveb",), "ab:", "[-a] [-b buffer-name] path"),
-        Verb("load-buffer", ("loadb",), "b:", "[-b buffer-name] path"),
-        Verb("set-option", ("set",), "aFgopqst:uUw",
+        Verb("pipe-pane", ("pipep",), "IOot:", 0, 1, "[-IOo] [-t target-pane] [shell-command]"),
+        Verb("previous-layout", ("prevl",), "t:", 0, 0, "[-t target-window]"),
+        Verb("previous-window", ("prev",), "at:", 0, 0, "[-a] [-t target-session]"),
+        Verb("record-pane", (), "Si:o:P:t:T:v:", 0, 0,
+             "[-S] [-i idle-time-limit] [-o path] [-P theme] [-T title] [-v 2|3] [-t target-pane]",
+             own=True),
+        Verb("refresh-client", ("refresh",), "A:B:cC:Df:F:l::LRSt:U", 0, 1,
+             "[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] "
+             "[-t target-client] [adjustment]"),
+        Verb("rename-session", ("rename",), "t:", 1, 1, "[-t target-session] new-name"),
+        Verb("rename-window", ("renamew",), "t:", 1, 1, "[-t target-window] new-name"),
+        Verb("resize-pane", ("resizep",), "DLMRTt:Ux:y:Z", 0, 1,
+             "[-DLMRTUZ] [-x width] [-y height] [-t target-pane] [adjustment]",
+             unsupported="MT"),
+        Verb("resize-window", ("resizew",), "aADLRt:Ux:y:", 0, 1,
+             "[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]"),
+        Verb("respawn-pane", ("respawnp",), "c:e:kt:", 0, -1,
+             "[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]",
+             unsupported="e"),
+        Verb("respawn-window", ("respawnw",), "c:e:kt:", 0, -1,
+             "[-k] [-c start-directory] [-e environment] [-t target-window] [shell-command]"),
+        Verb("rotate-window", ("rotatew",), "Dt:UZ", 0, 0, "[-DUZ] [-t target-window]",
+             unsupported="Z"),
+        Verb("run-shell", ("run",), "bd:Ct:", 0, 1,
+             "[-bC] [-d delay] [-t target-pane] [shell-command]",
+             extra_flags="c:"),
+        Verb("save-buffer", ("saveb",), "ab:", 1, 1, "[-a] [-b buffer-name] path"),
+        Verb("select-layout", ("selectl",), "Enopt:", 0, 1,
+             "[-Enop] [-t target-pane] [layout-name]",
+             unsupported="Eo"),
+        Verb("select-pane", ("selectp",), "DdegLlMmP:RT:t:UZ", 0, 0,
+             "[-DdeLlMmRUZ] [-T title] [-t target-pane]",
+             unsupported="deglMmPZ"),
+        Verb("select-window", ("selectw",), "lnpTt:", 0, 0, "[-lnpT] [-t target-window]"),
+        Verb("send-keys", ("send",), "FHlMN:Rt:X", 0, -1,
+             "[-FHlMRX] [-N repeat-count] [-t target-pane] key ...",
+             unsupported="FHMR"),
+        Verb("send-prefix", (), "2t:", 0, 0, "[-2] [-t target-pane]"),
+        Verb("server-access", (), "adlrw", 0, 1, "[-adlrw] [-t target-pane] [user]"),
+        Verb("set-buffer", ("setb",), "ab:t:n:w", 0, 1,
+             "[-aw] [-b buffer-name] [-n new-buffer-name] [-t target-client] data",
+             unsupported="tw"),
+        Verb("set-environment", ("setenv",), "Fhgrt:u", 1, 2,
+             "[-Fhgru] [-t target-session] name [value]"),
+        Verb("set-hook", (), "agpRt:uw", 1, 2, "[-agpRuw] [-t target-pane] hook [command]"),
+        Verb("set-option", ("set",), "aFgopqst:uUw", 1, 2,
              "[-aFgopqsuUw] [-t target-pane] option [value]"),
-        Verb("set-window-option", ("setw",), "aFgoqt:u",
+        Verb("set-window-option", ("setw",), "aFgoqt:u", 1, 2,
              "[-aFgoqu] [-t target-window] option [value]"),
-        Verb("show-options", ("show",), "AgHpqst:vw",
-             "[-AgHpqsvw] [-t target-pane] [option]"),
-        Verb("record-pane", (), "Si:o:P:t:T:v:",
-             "[-S] [-i idle-time-limit] [-o path] [-P theme] [-T title] [-v 2|3] "
-             "[-t target-pane]"),
+        Verb("show-buffer", ("showb",), "b:", 0, 0, "[-b buffer-name]"),
+        Verb("show-environment", ("showenv",), "hgst:", 0, 1, "[-hgs] [-t target-session] [name]"),
+        Verb("show-hooks", (), "gpt:w", 0, 1, "[-gpw] [-t target-pane]"),
+        Verb("show-messages", ("showmsgs",), "JTt:", 0, 0, "[-JT] [-t target-client]"),
+        Verb("show-options", ("show",), "AgHpqst:vw", 0, 1, "[-AgHpqsvw] [-t target-pane] [option]",
+             unsupported="AH"),
+        Verb("show-prompt-history", ("showphist",), "T:", 0, 0, "[-T type]"),
+        Verb("show-snapshot", (), "jrswt:", 0, 0, "[-jrsw] [-t target-session]", own=True),
+        Verb("show-window-options", ("showw",), "gvt:", 0, 1, "[-gv] [-t target-window] [option]"),
+        Verb("source-file", ("source",), "Fnqv", 1, -1, "[-Fnqv] path ...", unsupported="Fnv"),
+        Verb("split-window", ("splitw",), "bc:de:fF:hIl:p:Pt:vZ", 0, -1,
+             "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] "
+             "[-t target-pane][shell-command]",
+             unsupported="efIZ"),
+        Verb("start-server", ("start",), "", 0, 0, "", starts_server=True, may_leave_empty=True),
+        Verb("suspend-client", ("suspendc",), "t:", 0, 0, "[-t target-client]"),
+        Verb("swap-pane", ("swapp",), "dDs:t:UZ", 0, 0, "[-dDUZ] [-s src-pane] [-t dst-pane]",
+             unsupported="Z"),
+        Verb("swap-window", ("swapw",), "ds:t:", 0, 0, "[-d] [-s src-window] [-t dst-window]"),
+        Verb("switch-client", ("switchc",), "lc:EFnpt:rT:Z", 0, 0,
+             "[-ElnprZ] [-c target-client] [-t target-session] [-T key-table]",
+             unsupported="cEFrTZ"),
+        Verb("unbind-key", ("unbind",), "anqT:", 0, 1, "[-anq] [-T key-table] key",
+             unsupported="q"),
+        Verb("unlink-window", ("unlinkw",), "kt:", 0, 0, "[-k] [-t target-window]"),
+        Verb("wait-for", ("wait",), "LSU", 1, 1, "[-L|-S|-U] channel"),
     )
 }
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}
 
 
 def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
-    """The flags (letter: value, "" for one without) and the arguments of a command
-    line, as tmux's getopt splits them; UsageError says what is wrong, and the usage."""
-    import getopt  # here, not on the thin client's way to a server that is running
+    """The flags (letter: value, "" for one without) and the arguments of a command line,
+    split and bounded as tmux 3.3a's args_parse does it, refused (UsageError) with its
+    messages; then a flag termhost does not act on yet is refused too. A value flag
+    ending the line without its value, tmux 3.3a lets through as given with none: here
+    it is as if not given."""
+    template = verb.flags + verb.extra_flags
+    flags: dict[str, str] = {}
+    given: dict[str, None] = {}
+    index = 0
+    while index < len(args) and args[index].startswith("-") and args[index] != "-":
+        word = args[index]
+        index += 1
+        if word == "--":
+            break
+        for position, letter in enumerate(word[1:], 2):
+            if letter == "?":
+                raise UsageError(f"usage: {verb.name} {verb.usage}")
+            if not (letter.isascii() and letter.isalnum()):
+                raise _refused(verb, f"invalid flag -{letter}")
+            found = template.find(letter)
+            if found < 0:
+                raise _refused(verb, f"unknown flag -{letter}")
+            given[letter] = None
+            if template[found + 1:found + 2] != ":":
+                flags[letter] = ""
+                continue
+            if position < len(word):
+                flags[letter] = word[position:]
+            elif index < len(args):
+                flags[letter] = args[index]
+                index += 1
+            break
+    arguments = list(args[index:])
+    if len(arguments) < verb.min_args:
+        raise _refused(verb, f"too few arguments (need at least {verb.min_args})")
+    if verb.max_args != -1 and len(arguments) > verb.max_args:
+        raise _refused(verb, f"too many arguments (need at most {verb.max_args})")
+    for letter in given:
+        if letter in verb.unsupported:
+            raise _refused(verb, f"-{letter} is not supported by termhost yet")
+    return flags, arguments
 
-    try:
-        options, arguments = getopt.getopt(list(args), verb.flags)
-    except getopt.GetoptError as error:
-        raise UsageError(f"{error.msg}\nusage: {verb.name} {verb.usage}") from None
-    return {flag[1]: value for flag, value in options}, arguments
+
+def _refused(verb: Verb, cause: str) -> UsageError:
+    return UsageError(f"command {verb.name}: {cause}")
+
+
+def not_implemented(verb: Verb) -> str:
+    """The one line for a verb of tmux's that termhost has no implementation of (it is
+    not in commands.COMMANDS), said the same whether a server runs or not."""
+    return f"termhost: {verb.name} is not implemented yet"
 
 
 def lookup(word: str) -> Verb | None:
-    """The verb `word` names: a name, an alias, or an unambiguous prefix (as tmux)."""
+    """The verb `word` names, as tmux's cmd_find finds it: a name or an alias, else the
+    one name it begins (aliases are not abbreviated); None if unknown or ambiguous."""
     if word in _BY_ALIAS:
         return _BY_ALIAS[word]
-    found = {verb.name: verb for key, verb in _BY_ALIAS.items() if key.startswith(word)}
-    return next(iter(found.values())) if len(found) == 1 and word else None
+    found = [verb for name, verb in VERBS.items() if name.startswith(word)]
+    return found[0] if len(found) == 1 and word else None

@@ -19,7 +19,7 @@ Decisions, and where they follow or leave VHS:
 - Everything a tape names is relative to the tape that names it: Output and Screenshot
   files, as the parser already does for Source, and the shell starts in the main tape's
   directory. VHS uses the working directory; here a tape and its fixtures travel together
-  and `termhost run docs/demo.tape` does the same from anywhere.
+  and `termhost tape docs/demo.tape` does the same from anywhere.
 - Before the first command the runner waits (WaitTimeout) for the prompt (WaitPattern on
   the cursor's line): keys typed before the shell reads them would be echoed twice.
 - Settling: Expect, Screenshot, the golden text's screens and the final frame look at the

@@ -10,12 +10,12 @@ that becomes active meanwhile is not the one killed.
 from __future__ import annotations
 
 import functools
-import shlex
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from termhost.mux import model
+from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP
 from termhost.ui.completion import Completions, targets_of
 from termhost.ui.prompt import History, Prompt, ask, confirm
@@ -102,10 +102,11 @@ class PrefixActions:
 
     def _run_line(self, line: str) -> None:
         try:
-            argv = shlex.split(line)
-        except ValueError as error:
-            self.client.show_message(f"parse error: {error}")
+            commands = split_commands(line, self.client.env())
+        except LexError as error:
+            self.client.show_message(f"syntax error: {error}")
             return
+        argv = [word for command in commands for word in [*command, ";"]][:-1]
         if argv:
             self.client.execute(*argv)
 

@@ -40,7 +40,6 @@ from prompt_toolkit.output import ColorDepth
 from wcwidth import wcwidth
 
 from termhost.mux import model
-from termhost.mux.alerts import clipboard_sequence
 from termhost.mux.commands import Context, run_command, variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
@@ -226,9 +225,9 @@ class AttachedClient:
         self._keys = Vt100Parser(self._pressed.append)
         self._escape_timer: asyncio.TimerHandle | None = None
         self._prefixed = False  # the prefix key was pressed: the next key is a binding
-        self._copies: dict[Pane, CopySession] = {}
-        """Copy mode (C-b [) of each pane in it, shown frozen in the pane's place. Each
-        pane keeps its own while another is active, as tmux's copy mode is a pane's."""
+        self._driving: CopySession | None = None
+        """How this client drives the active pane's mode (Pane.mode, the server's), kept
+        while the mode lasts so that a wheel scroll knows the copy mode it started."""
         self.actions = PrefixActions(self)
         self.mouse = MouseRouter(self)
         self._mouse_on = False
@@ -370,11 +369,7 @@ class AttachedClient:
 
     def relayout(self) -> None:
         """Panes or windows came or went: rebuild the layout, then redraw everything.
-        A pane's copy mode ends if the pane went or changed size."""
-        panes = {pane for window in self.session.windows for pane in window.panes}
-        for pane, copying in list(self._copies.items()):
-            if pane not in panes or not copying.still_fits():
-                del self._copies[pane]
+        A pane that changed size refits its mode itself (Pane.resize)."""
         self._apply_theme()
         self._apply_mouse()
         self._move_focus()
@@ -467,10 +462,11 @@ class AttachedClient:
             if self._labels(window) != "off":
                 overlay = self._pane_labels(placements, window) + overlay
             overlay = self._borders(placements, window) + overlay
-        for copied in [p for p in placements if p.pane in self._copies]:
+        for copied in [p for p in placements if p.pane.mode is not None]:
             # The frozen view in the pane's place; its live output waits underneath.
             placements.remove(copied)
-            mode = self._copies[copied.pane].mode
+            mode = copied.pane.mode
+            assert mode is not None
             overlay = copy_view.frame(mode, copied, self._overlay_styles) + overlay
         prompt = self._prompt
         cursor = None if prompt is None else Point(
@@ -681,22 +677,10 @@ class AttachedClient:
     def copy_mode(self, *, page_up: bool = False) -> None:
         """copy-mode (C-b [): the active pane's scrollback and screen, frozen, to move
         over, search, select and copy into a paste buffer (-u: a page up at once)."""
-        pane = self.active()
-        copying = self._copies.get(pane)
-        if copying is None:
-            copying = self._copies[pane] = CopySession(
-                pane, self, self._copied, keys=self.server.options.get("mode-keys"))
+        mode = self.active().enter_copy_mode(keys=self.server.options.get("mode-keys"))
         if page_up:
-            copying.press("PageUp")
-        self._paint()
-
-    def _copied(self, text: str) -> None:
-        """Copy mode copied `text`: a new paste buffer and, unless set-clipboard is off,
-        the clipboard of the terminals (OSC 52), as tmux does."""
-        data = text.encode("utf-8", "surrogateescape")
-        self.server.buffers.set(data)
-        if self.server.options.get("set-clipboard") != "off":
-            self.server.to_terminals(clipboard_sequence(data))
+            mode.run("page-up")
+        self.server.refresh(self.session)  # every client of the session shows the mode
 
     def write_terminal(self, text: str) -> None:
         """Write to the client's terminal now, past prompt_toolkit (a bell, OSC 52)."""
@@ -707,10 +691,15 @@ class AttachedClient:
     @property
     def copying(self) -> CopySession | None:
         """The copy mode of the active pane, which the keys go to, if it is in one."""
-        return self._copies.get(self.active()) if self.session.windows else None
+        pane = self.active() if self.session.windows else None
+        if pane is None or pane.mode is None:
+            self._driving = None
+        elif self._driving is None or self._driving.mode is not pane.mode:
+            self._driving = CopySession(pane, pane.mode, self, self.server.copy_text)
+        return self._driving
 
     def is_copying(self, pane: Pane) -> bool:
-        return pane in self._copies
+        return pane.mode is not None
 
     def repaint(self) -> None:
         self._paint()
@@ -718,8 +707,8 @@ class AttachedClient:
     def leave_copy_mode(self) -> None:
         """The active pane's copy mode ends (its keys said so)."""
         if self.session.windows:
-            self._copies.pop(self.active(), None)
-        self.relayout()  # the pane as it is now, live again
+            self.active().mode = None
+        self.server.refresh(self.session)  # the pane as it is now, live again, everywhere
 
     def _view_key(self, view: TextView, name: str) -> None:
         """A key in a view (C-b ?, C-b #): move, close, or search it, as tmux's."""
@@ -782,7 +771,6 @@ class AttachedClient:
 
     def _switch_session(self, session: Session) -> None:
         old, self.session = self.session, session
-        self._copies.clear()
         if old is not session:
             self.last_session = old
             self.server.client_active(self)

@@ -1,9 +1,7 @@
-"""Copy mode on a client's screen: the frozen text a CopyMode moves over, and the frame
-that shows it in the pane's place.
+"""Copy mode on a client's screen: the frame that shows a pane's CopyMode in the pane's
+place, and the keys and prompts one client drives it with.
 
-Entering copy mode takes the pane's scrollback and screen as rows of cell glyphs (a wide
-character then "" for its right half, as the emulator holds them), so columns in copy
-mode are the columns the user saw. The frame is drawn as plain text over the pane's
+The frame is drawn as plain text over the pane's
 cells, with tmux's mode-style (black on yellow) for the selection and the position
 indicator, cyan for search matches (magenta the current one) and the cursor's cell in
 reverse video; the pane's live output goes on underneath and shows again on leaving.
@@ -15,48 +13,19 @@ import functools
 from collections.abc import Callable
 from typing import Protocol
 
-from wcwidth import wcwidth
-
+from termhost.mux.copy_mode import Action, CopyMode
 from termhost.mux.pane import Pane
-from termhost.terminal import Terminal
 from termhost.ui.colours import OverlayStyles
-from termhost.ui.copy_mode import Action, CopyMode
 from termhost.ui.painter import Placement
 from termhost.ui.prompt import Prompt
 
-__all__ = ["CopyHost", "CopySession", "frame", "snapshot"]
+__all__ = ["CopyHost", "CopySession", "frame"]
 
 _PROMPT_LABELS = {"search-forward": "(search down) ", "search-backward": "(search up) ",
                   "goto-line": "(goto line) "}
 
 _PLAIN = "\x1b[0m"
 _CURSOR = "\x1b[0;7m"
-
-
-def snapshot(terminal: Terminal) -> tuple[list[list[str]], list[bool]]:
-    """Every line of the pane, scrollback first: (rows of glyphs, soft-wrapped flags)."""
-    width = terminal.cols
-    history = terminal.history
-    rows = [_cells(text, width) for text in history.lines()]
-    wrapped = [history.wrapped(index) for index in range(len(history))]
-    screen = terminal.screen
-    for y in range(terminal.rows):
-        line = screen.buffer.get(y)
-        rows.append([line[x].data if line else " " for x in range(width)])
-        wrapped.append(y in screen.wrapped)
-    return rows, wrapped
-
-
-def _cells(text: str, width: int) -> list[str]:
-    """A scrollback line as cells: wide characters take two."""
-    cells: list[str] = []
-    for char in text:
-        if wcwidth(char) == 2:
-            cells += [char, ""]
-        elif wcwidth(char) == 1:
-            cells.append(char)
-    cells = cells[:width]
-    return cells + [" "] * (width - len(cells))
 
 
 def frame(mode: CopyMode, placement: Placement, styles: OverlayStyles) -> str:
@@ -109,23 +78,13 @@ class CopyHost(Protocol):
 
 
 class CopySession:
-    """Copy mode on one client: the CopyMode over `pane`, its keys, its prompts (search,
-    goto line) and what it copies (`copied`, a paste buffer's new text)."""
+    """A pane's copy mode (or view mode) as one client drives it: its keys, its prompts
+    (search, goto line) and what it copies (`copied`, a paste buffer's new text)."""
 
-    def __init__(self, pane: Pane, host: CopyHost, copied: Callable[[str], None],
-                 *, keys: str) -> None:
-        rows, wrapped = snapshot(pane.terminal)
-        screen = pane.terminal.screen
-        cursor = (min(screen.cursor.x, pane.terminal.cols - 1), screen.cursor.y)
-        self.pane = pane
-        self.mode = CopyMode(rows, wrapped, pane.terminal.rows, cursor, keys=keys)
+    def __init__(self, pane: Pane, mode: CopyMode, host: CopyHost,
+                 copied: Callable[[str], None]) -> None:
+        self.pane, self.mode = pane, mode
         self._host, self._copied = host, copied
-
-    def still_fits(self) -> bool:
-        """False once the pane is gone or resized: its frozen rows no longer match it."""
-        terminal = self.pane.terminal
-        return not self.pane.closed and (terminal.cols, terminal.rows) == (
-            self.mode.width, self.mode.height)
 
     def press(self, name: str) -> None:
         self._act(self.mode.press("Space" if name == " " else name))

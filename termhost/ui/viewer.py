@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from termhost.ui.copy_mode import Action, search_expression
+from termhost.mux.copy_mode import Action, search_expression
 
 __all__ = ["TextView"]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from wcwidth import wcwidth
 
 from termhost.mux.bindings import copy_mode_commands
-from termhost.ui.copy_mode import Action, CopyMode
+from termhost.mux.copy_mode import Action, CopyMode
 
 
 def cells(line: str, width: int) -> list[str]:
@@ -683,10 +683,16 @@ def test_emacs_prompts_and_search_repeat() -> None:
     assert press(mode, "C-s") == Action("prompt", "search-forward")
     assert press(mode, "C-r") == Action("prompt", "search-backward")
     assert press(mode, "g") == Action("prompt", "goto-line")
-    mode.search("x", forward=True)
-    assert mode.cursor == (4, 0)
-    press(mode, "n")
-    assert mode.cursor == (0, 0)
+    # As tmux 3.3a with mode-keys emacs: a forward search counts a match at the cursor
+    # and lands just past it; a backward one lands on the start of the match before.
+    mode = pane("a a a a a", keys="emacs")
+    mode.search("a", forward=True)
+    assert mode.cursor == (1, 0)
+    positions = []
+    for key in ("n", "n", "n", "N", "N"):
+        press(mode, key)
+        positions.append(mode.cursor[0])
+    assert positions == [3, 5, 7, 6, 4]
 
 
 def test_emacs_rectangle_excludes_the_cursor_column() -> None:

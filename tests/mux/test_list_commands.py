@@ -3,16 +3,20 @@ in that table is one of tmux's, by name and aliases, but termhost's own two."""
 
 from __future__ import annotations
 
+from termhost.mux.verbs import VERBS
 from tests.conftest import BothServers
 
-OWN = {"show-snapshot", "record-pane"}
+OWN = {name for name, verb in VERBS.items() if verb.own}
 """termhost's verbs that tmux has not (snapshots, recording)."""
 
 
 def test_list_commands_prints_as_tmux_and_names_only_tmux_verbs(both: BothServers) -> None:
-    # Verbs whose usage termhost's table gives as tmux does, and one that is none.
+    # Verbs whose usage termhost's table gives as tmux does, one that is none, one named
+    # by its alias, and a prefix, which list-commands (unlike the command line) does not
+    # take for the verb.
     for args in (["kill-server"], ["set-option"], ["show-options"], ["if-shell"],
-                 ["nosuch"], ["-F", "#{command_list_name}|#{command_list_alias}", "lsk"]):
+                 ["nosuch"], ["lsk"], ["list-k"],
+                 ["-F", "#{command_list_name}|#{command_list_alias}", "lsk"]):
         assert both.answers("termhost", ["list-commands", *args]) == both.answers(
             "tmux", ["list-commands", *args]), args
 
@@ -22,6 +26,17 @@ def test_list_commands_prints_as_tmux_and_names_only_tmux_verbs(both: BothServer
 
     assert names("termhost") - names("tmux") == {(name,) for name in OWN}
     assert both.run("termhost", "has-session").returncode == 1  # it left no server behind
+
+
+def test_list_commands_lists_all_of_tmuxs_verbs_line_for_line(both: BothServers) -> None:
+    # tmux 3.3a's whole command table in its order: name, alias, usage (its slips too,
+    # display-popup's `[-t target-pane][-T title]`); termhost's own verbs set aside.
+    ours = both.run("termhost", "list-commands")
+    theirs = both.run("tmux", "list-commands")
+    assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr) == (0, "")
+    listed = [line for line in ours.stdout.splitlines() if line.split(" ", 1)[0] not in OWN]
+    assert listed == theirs.stdout.splitlines()
+    assert len(listed) == 90
 
 
 def test_a_command_line_may_hold_several_commands_as_tmux_reads_them(both: BothServers) -> None:

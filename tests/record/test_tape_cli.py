@@ -1,4 +1,4 @@
-"""`termhost run`: tapes played against real shells, as CI runs them (no terminal).
+"""`termhost tape`: tapes played against real shells, as CI runs them (no terminal).
 
 Each test writes a tape, runs the verb in-process and looks at what a user gets: the exit
 status, the message on stderr, the .cast a player reads, the golden text a reviewer diffs.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from termhost.cmd import run
+from termhost.cmd import tape as tape_verb
 from termhost.record.asciicast import EventCode, open_reader, output_bytes
 from termhost.record.runner import GOLDEN_SEPARATOR
 from termhost.terminal import Terminal
@@ -40,7 +40,7 @@ def run_tape(
     """Write `text` as tmp_path/demo.tape and run it: (status, stdout, stderr, tape)."""
     tape = tmp_path / "demo.tape"
     tape.write_text(text, encoding="utf-8")
-    status = run.main([*options, str(tape)])
+    status = tape_verb.main([*options, str(tape)])
     out, err = capsys.readouterr()
     return status, out, err, tape
 
@@ -206,7 +206,7 @@ def test_check_passes_then_fails_with_a_diff(
     assert status == 1
     assert out.startswith(f"--- {path}\n+++ {path} (this run)\n")
     assert "\n-> echo one\n" in out and "\n+> echo two\n" in out
-    assert err == f"termhost run: {path}: the screens differ (--update rewrites it)\n"
+    assert err == f"termhost tape: {path}: the screens differ (--update rewrites it)\n"
     assert "echo one" in path.read_text(encoding="utf-8")  # a check writes nothing
 
 
@@ -216,7 +216,7 @@ def test_check_without_a_golden_file(
     status, out, err, _ = run_tape(tmp_path, CHECKED, capsys, "--check")
     assert (status, out) == (1, "")
     path = tmp_path / "demo.txt"
-    assert err == f"termhost run: {path}: no golden file to check (--update writes it)\n"
+    assert err == f"termhost tape: {path}: no golden file to check (--update writes it)\n"
     assert not path.exists()
 
 
@@ -247,15 +247,15 @@ def test_a_missing_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_a_missing_tape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status = run.main([str(tmp_path / "absent.tape")])
+    status = tape_verb.main([str(tmp_path / "absent.tape")])
     err = capsys.readouterr().err
     missing = tmp_path / "absent.tape"
-    assert (status, err) == (1, f"termhost run: {missing}: No such file or directory\n")
+    assert (status, err) == (1, f"termhost tape: {missing}: No such file or directory\n")
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        run.main(["--check", "--update", "demo.tape"])
+        tape_verb.main(["--check", "--update", "demo.tape"])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
 
@@ -308,7 +308,7 @@ def test_bash_vim_and_less_match_their_golden_screens(
     """The committed golden file; vim and less must be installed: missing is a failure."""
     for program in ("bash", "vim", "less"):
         assert shutil.which(program), f"{program} is needed by this test and not installed"
-    status = run.main(["--check", str(TAPES / "bash_vim_less.tape")])
+    status = tape_verb.main(["--check", str(TAPES / "bash_vim_less.tape")])
     out, err = capsys.readouterr()
     assert (status, err) == (0, ""), out
 

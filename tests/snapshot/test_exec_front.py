@@ -87,10 +87,12 @@ class Termhost:
         return self.run([str(FRONT), *args], stdin, **env)
 
     def new_session(self, name: str, home: Path | None = None) -> None:
-        """A session whose shell (captured with its client's environment) has HOME
-        `home`, when given."""
+        """A session whose shell (captured with the session's environment) has HOME
+        `home`, when given: set in the session environment with -e, as in tmux, where a
+        client's own HOME does not reach the panes."""
+        home_arg = ["-e", f"HOME={home}"] if home else []
         done = self.run([sys.executable, "-m", "termhost", "new-session", "-d", "-s", name,
-                         "sleep 1000"], **({"HOME": str(home)} if home else {}))
+                         *home_arg, "sleep 1000"])
         assert done.returncode == 0, done.stderr
 
     def ready(self, name: str) -> None:

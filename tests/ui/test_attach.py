@@ -274,8 +274,8 @@ def test_the_command_prompt_runs_verbs_on_the_clients_session(env: dict[str, str
         outer.type(b"\x02:bogus\r")
         await outer.see(lambda s: s[-1].startswith("unknown command: bogus"), "the error")
         outer.type(b"\x02:new-window 'unterminated\r")
-        await outer.see(lambda s: s[-1].startswith("parse error: No closing quotation"),
-                        "the parse error")
+        await outer.see(lambda s: s[-1].startswith("syntax error: No closing quotation"),
+                        "the syntax error")
         await outer.detach()
 
     asyncio.run(scenario())

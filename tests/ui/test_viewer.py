@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termhost.ui.copy_mode import Action
+from termhost.mux.copy_mode import Action
 from termhost.ui.viewer import TextView
 
 KEYS = [f"bind-key -T prefix {key} command-{key}" for key in "abcdefghij"]

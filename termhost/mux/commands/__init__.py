@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from termhost.mux import layout
-from termhost.mux.config import escaped
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
-from termhost.mux.verbs import VERBS, UsageError, lookup, parse_flags
+from termhost.mux.printing import escaped
+from termhost.mux.verbs import VERBS, UsageError, lookup, not_implemented, parse_flags
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
+    from termhost.terminal.screen import Screen
 
 __all__ = ["COMMANDS", "CommandError", "Result", "run_command"]
 
@@ -88,7 +89,9 @@ def command(name: str) -> Callable[[Run], Run]:
 
 
 async def run_command(context: Context, argv: Sequence[str]) -> Result:
-    """Run one command line; errors become a one-line message and status 1."""
+    """Run one command line; errors become a one-line message and status 1: an unknown
+    verb, a command line tmux would refuse (in tmux's words), a flag termhost does not
+    act on yet, then a verb of tmux's with no implementation here."""
     if not argv:
         return Result(stderr="no command given\n", status=1)
     verb = lookup(argv[0])
@@ -98,9 +101,12 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
         flags, arguments = parse_flags(verb, argv[1:])
     except UsageError as error:
         return Result(stderr=f"{error}\n", status=1)
+    run = COMMANDS.get(verb.name)
+    if run is None:
+        return Result(stderr=not_implemented(verb) + "\n", status=1)
     try:
-        run = COMMANDS[verb.name]
-        if context.session is not None and "t" not in flags and "t:" in verb.flags:
+        if (context.session is not None and "t" not in flags and "t:" in verb.flags
+                and "t" not in verb.unsupported):
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"
@@ -195,6 +201,14 @@ def _dead_field(pane: Pane, field: str) -> str:
     return "" if value is None else str(value)
 
 
+def _character_at(screen: Screen, x: int, y: int) -> str:
+    """#{cursor_character}: the glyph under the cursor (a blank cell is a space)."""
+    line = screen.buffer.get(y)
+    if line is None or x >= screen.columns:
+        return " "
+    return line[x].data or " "
+
+
 def variables(
     session: Session,
     window: Window | None = None,
@@ -244,9 +258,10 @@ def variables(
         "window_layout": layout.describe(window.layout, lambda p: p.id),
         "pane_width": str(pane.terminal.cols),
         "pane_height": str(pane.terminal.rows),
-        "cursor_x": str(min(screen.cursor.x, pane.terminal.cols - 1)),
+        "cursor_x": str(screen.cursor.x),
         "cursor_y": str(screen.cursor.y),
         "cursor_flag": "1" if screen.cursor_visible else "0",
+        "cursor_character": _character_at(screen, screen.cursor.x, screen.cursor.y),
         "snapshot_status": session.snapshot.status if session.snapshot is not None else "",
         "history_size": str(len(pane.terminal.history)),
         "history_limit": str(pane.terminal.history.limit),
@@ -256,7 +271,11 @@ def variables(
         "host": host,
         "host_short": host.split(".", 1)[0],
         "client_tty": attached[0].tty if attached else "",
+        "pane_in_mode": "0" if pane.mode is None else "1",
+        "pane_mode": "" if pane.mode is None else pane.mode.name,
     }
+    if pane.mode is not None:
+        values.update(pane.mode.variables())
     return values
 
 
@@ -304,6 +323,7 @@ def one_name(args: list[str], verb: str) -> str:
 from termhost.mux.commands import (  # noqa: E402  (they use what is defined above)
     buffers,
     clients,
+    environment,
     keys,
     layouts,
     panes,
@@ -315,5 +335,5 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["buffers", "clients", "keys", "layouts", "panes", "recording", "scripts", "sessions",
-            "settings", "snapshots", "windows"]
+__all__ += ["buffers", "clients", "environment", "keys", "layouts", "panes", "recording",
+            "scripts", "sessions", "settings", "snapshots", "windows"]

@@ -97,8 +97,6 @@ async def paste_buffer(context: Context, flags: dict[str, str], args: list[str])
 
 @command("save-buffer")
 async def save_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    if len(args) != 1:
-        raise CommandError("usage: save-buffer [-a] [-b buffer-name] path")
     buffer = _buffer(context.server.buffers, flags.get("b"))
     path = _path(context, args[0])
     try:
@@ -111,8 +109,6 @@ async def save_buffer(context: Context, flags: dict[str, str], args: list[str]) 
 
 @command("load-buffer")
 async def load_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    if len(args) != 1:
-        raise CommandError("usage: load-buffer [-b buffer-name] path")
     try:
         with open(_path(context, args[0]), "rb") as file:
             data = file.read()

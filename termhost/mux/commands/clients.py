@@ -1,4 +1,4 @@
-"""Verbs that act on attached clients: switch-client, choose-tree, copy-mode.
+"""Verbs that act on attached clients: switch-client, choose-tree.
 
 Run from a key binding or the command prompt, they act on the clients of that client's
 session; from a script, on the latest client to attach or type (tmux's "current client").
@@ -61,14 +61,4 @@ async def choose_tree(context: Context, flags: dict[str, str], args: list[str]) 
     current client (-Z, zoomed, is how termhost always shows it)."""
     for client in _clients(context):
         client.choose_tree(windows="s" not in flags)
-    return Result()
-
-
-@command("copy-mode")
-async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """Copy mode over the target pane (the current one), -u a page up at once."""
-    for client in _clients(context):
-        if "t" in flags:
-            client.switch_to(find_pane(context.server, flags["t"])[2].name)
-        client.copy_mode(page_up="u" in flags)
     return Result()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-
 from termhost.mux.bindings import TABLES
 from termhost.mux.commands import (
     CommandError,
@@ -11,6 +9,7 @@ from termhost.mux.commands import (
     Result,
     command,
 )
+from termhost.mux.printing import Block, command_line, command_list
 from termhost.mux.verbs import VERBS, lookup
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_key
 
@@ -41,15 +40,20 @@ async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> 
     """A key in a table runs a tmux command (-r, repeat, is taken and ignored). In the
     copy-mode tables the command is copy mode's own, `send-keys -X NAME`."""
     table = _key_table(flags)
-    if len(args) < 2:
-        raise CommandError(f"usage: bind-key {VERBS['bind-key'].usage}")
-    if lookup(args[1]) is None:
-        raise CommandError(f"unknown command: {args[1]}")
+    if len(args) == 1:
+        context.server.key_tables.annotate(table, _key_name(args[0]), flags.get("N", ""))
+        return Result()
+    words = args[1:]
+    block = len(words) == 1 and isinstance(words[0], Block)
+    if not block and lookup(words[0]) is None:
+        raise CommandError(f"unknown command: {words[0]}")
     key = _key_name(args[0])
-    if table.startswith("copy-mode") and (args[1:3] not in (["send-keys", "-X"], ["send", "-X"])
-                                          or len(args) != 4):
-        raise CommandError(f"copy mode keys run send-keys -X COMMAND, not: {shlex.join(args[1:])}")
-    context.server.key_tables.bind(table, key, shlex.join(args[1:]), flags.get("N", ""))
+    command = command_list(words[0].commands) if isinstance(words[0], Block) and block \
+        else command_line(words)
+    if table.startswith("copy-mode") and (words[:2] not in (["send-keys", "-X"], ["send", "-X"])
+                                          or len(words) != 3):
+        raise CommandError(f"copy mode keys run send-keys -X COMMAND, not: {command}")
+    context.server.key_tables.bind(table, key, command, flags.get("N", ""))
     return Result()
 
 
@@ -70,12 +74,12 @@ async def unbind_key(context: Context, flags: dict[str, str], args: list[str]) -
 async def list_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """Every table, or the table -T, as tmux prints it (of one key, given one); -N the
     prefix keys' notes."""
-    if len(args) > 1:
-        raise CommandError("command list-keys: too many arguments (need at most 1)")
     table = flags.get("T")
     if table is not None and table not in TABLES:
         raise CommandError(f"table {table} doesn't exist")
     lines = context.server.key_tables.list_keys(
         table, notes="N" in flags, prefix=context.server.options.get("prefix"),
         key=args[0] if args else None)
+    if args and not lines:
+        return Result(status=1)  # tmux: one key bound nowhere fails, saying nothing
     return Result(stdout="".join(line + "\n" for line in lines))

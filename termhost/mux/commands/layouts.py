@@ -11,15 +11,12 @@ from termhost.mux.commands import (
     find_pane,
 )
 from termhost.mux.layout import LayoutError
-from termhost.mux.verbs import VERBS
 
 
 @command("select-layout")
 async def select_layout(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A preset (a unique prefix will do), or with -n/-p the next/previous one."""
     session, window, _ = find_pane(context.server, flags.get("t"))
-    if len(args) > 1:
-        raise CommandError(f"usage: select-layout {VERBS['select-layout'].usage}")
     try:
         if "n" in flags:
             preset = layout.next_layout(window.preset)

@@ -32,7 +32,16 @@ from termhost.terminal.sgr import styled_line
 
 @command("send-keys")
 async def send_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    _, _, pane = find_pane(context.server, flags.get("t"))
+    """The keys to the target pane's program (-l: as text), -N times; with -X, the
+    arguments are a command for the pane's mode instead (`send -X cancel`)."""
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    count = _repeat_count(flags.get("N"))
+    if "X" in flags:
+        if pane.mode is None:
+            raise CommandError("not in a mode")
+        if args:
+            _mode_command(context, session, pane, args, count)
+        return Result()
     screen = pane.terminal.screen
     modes = KeyModes(
         application_cursor=screen.application_cursor,
@@ -40,9 +49,51 @@ async def send_keys(context: Context, flags: dict[str, str], args: list[str]) ->
         bracketed_paste=screen.bracketed_paste,
     )
     try:
-        pane.write(encode_keys(args, modes, literal="l" in flags))
+        keys = encode_keys(args, modes, literal="l" in flags)
     except UnknownKey as error:
         raise CommandError(str(error)) from None
+    pane.write(keys * count)
+    return Result()
+
+
+def _repeat_count(text: str | None) -> int:
+    """-N: how many times, 1 to 2^32-1 as tmux's repeat count, with its messages."""
+    if text is None:
+        return 1
+    if not text.lstrip("-").isdigit():
+        raise CommandError("repeat count invalid")
+    if int(text) < 1:
+        raise CommandError("repeat count too small")
+    if int(text) >= 2**32:
+        raise CommandError("repeat count too large")
+    return int(text)
+
+
+def _mode_command(context: Context, session: Session, pane: Pane, args: list[str],
+                  count: int) -> None:
+    """One copy-mode command (`send -X NAME [argument]`) on the pane's mode: a copy goes
+    to a paste buffer, and a command that ends the mode ends it on every client."""
+    assert pane.mode is not None
+    action = pane.mode.run(args[0], args[1:], count)
+    if action is not None and action.kind == "copy":
+        context.server.copy_text(action.text)
+    if action is not None and action.kind in ("copy", "exit"):
+        pane.mode = None
+    context.server.refresh(session)
+
+
+@command("copy-mode")
+async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The target pane (the current one) into copy mode, -u a page up at once; -q takes
+    it out of any mode. The pane's mode shows on every client, as tmux's."""
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    if "q" in flags:
+        pane.mode = None
+    else:
+        mode = pane.enter_copy_mode(keys=context.server.options.get("mode-keys"))
+        if "u" in flags:
+            mode.run("page-up")
+    context.server.refresh(session)
     return Result()
 
 
@@ -106,16 +157,26 @@ def _line(value: str | None, top: int, default: int, count: int) -> int:
 
 @command("display-message")
 async def display_message(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """-p prints the expanded message; without it, the session's attached clients show
-    it in their status line (with none attached, tmux shows it nowhere)."""
+    """-p prints the expanded message (-F's format, else the argument); without it, the
+    session's attached clients show it in their status line (with none attached, tmux
+    shows it nowhere). -a lists every variable as NAME=VALUE; -v also prints, as `#`
+    lines, how the expansion went."""
+    if "F" in flags and args:
+        raise CommandError("only one of -F or argument must be given")
     session, window, pane = find_pane(context.server, flags.get("t"))
-    message = expand(" ".join(args), variables(session, window, context.server, pane))
+    values = variables(session, window, context.server, pane)
+    if "a" in flags:
+        return Result(stdout="".join(f"{name}={values[name]}\n" for name in sorted(values)))
+    template = flags["F"] if "F" in flags else " ".join(args)
+    trace: list[str] = []
+    message = expand(template, values, trace=trace.append if "v" in flags else None)
+    shown = "".join(f"# {line}\n" for line in trace)
     if "p" in flags:
-        return Result(stdout=message + "\n")
+        return Result(stdout=shown + message + "\n")
     for client in context.server.clients:
         if client.session is session:
             client.show_message(message)
-    return Result()
+    return Result(stdout=shown)
 
 
 @command("resize-pane")
@@ -198,7 +259,7 @@ async def split_window(context: Context, flags: dict[str, str], args: list[str])
     cwd = flags.get("c") or context.cwd
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
-    env = {key: value for key, value in context.env.items() if key != "TMUX"}
+    env = context.server.environ_of(session)
     try:
         new = await context.server.split_window(
             session, window, pane, args, env, cwd, horizontal="h" in flags, size=size,

@@ -22,7 +22,7 @@ from termhost.mux.commands import (
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.shell import run_shell
-from termhost.mux.verbs import VERBS, lookup
+from termhost.mux.verbs import VERBS
 
 _SOURCE_DEPTH = 50
 """Files sourced inside each other at most, as tmux's limit."""
@@ -31,8 +31,6 @@ _SOURCE_DEPTH = 50
 @command("source-file")
 async def source_file(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """Each file's tmux commands, every one run; errors as FILE:LINE: message."""
-    if not args:
-        raise CommandError(f"usage: source-file {VERBS['source-file'].usage}")
     if context.depth >= _SOURCE_DEPTH:
         raise CommandError("too many nested files")
     inner = dataclasses.replace(context, depth=context.depth + 1)
@@ -56,10 +54,6 @@ async def if_shell(context: Context, flags: dict[str, str], args: list[str]) -> 
     """Run the first command if the shell command succeeds (-F: if the format is true),
     else the second if given; -b does not wait. Formats in the shell command expand
     first, as tmux's do."""
-    if len(args) < 2:
-        raise CommandError("command if-shell: too few arguments (need at least 2)")
-    if len(args) > 3:
-        raise CommandError("command if-shell: too many arguments (need at most 3)")
     condition = expand(args[0], target_variables(context.server, flags.get("t")))
 
     async def decide() -> Result:
@@ -83,8 +77,6 @@ async def run_shell_command(context: Context, flags: dict[str, str], args: list[
     """Run a shell command (formats expanded) and print its output; its exit status is
     the command's, and a failure says so as tmux does (`'CMD' returned N`). -C runs a
     tmux command instead, -b does not wait, -d waits first."""
-    if len(args) > 1:
-        raise CommandError("command run-shell: too many arguments (need at most 1)")
     delay = flags.get("d")
     if delay is not None:
         try:
@@ -159,15 +151,10 @@ def _shell_env(context: Context) -> dict[str, str]:
 
 @command("list-commands")
 async def list_commands(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """Every verb (or the one named) as tmux lists it, from the one table of verbs:
-    name, first alias, usage; -F with #{command_list_name}, _alias and _usage."""
-    if len(args) > 1:
-        raise CommandError("command list-commands: too many arguments (need at most 1)")
-    if args:
-        found = lookup(args[0])
-        verbs = [found] if found is not None else []
-    else:
-        verbs = sorted(VERBS.values())
+    """Every verb in the table's order (or the one named: by its name or an alias, never
+    a prefix), as tmux lists them: name, tmux's alias, usage; -F with
+    #{command_list_name}, _alias and _usage."""
+    verbs = [verb for verb in VERBS.values() if not args or args[0] in (verb.name, *verb.aliases)]
     template = flags.get("F", _COMMAND_LIST_FORMAT)
     lines = [expand(template, {"command_list_name": verb.name,
                                "command_list_alias": verb.aliases[0] if verb.aliases else "",
@@ -185,7 +172,7 @@ _COMMAND_LIST_FORMAT = ("#{command_list_name}#{?command_list_alias, (#{command_l
 async def wait_for(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """tmux's channels: wait until `-S` signals one (a signal nobody waits for is kept
     for the next wait), or `-L` lock and `-U` unlock it."""
-    if len(args) != 1 or len(flags) > 1:
+    if len(flags) > 1:
         raise CommandError(f"usage: wait-for {VERBS['wait-for'].usage}")
     channel = context.server.channels.setdefault(args[0], Channel())
     if "S" in flags:

@@ -37,16 +37,17 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     cwd = flags.get("c") or context.cwd
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
-    env = dict(context.env)
-    env.pop("TMUX", None)
+    extra: dict[str, str] = {}
     for assignment in [flags["e"]] if "e" in flags else []:
         key, equals, value = assignment.partition("=")
         if not equals:
             raise CommandError(f"invalid environment: {assignment}")
-        env[key] = value
+        extra[key] = value
     if "d" not in flags and context.size:
         cols, rows = context.size[0], max(1, context.size[1] - 1)  # the status line
-    session = await server.new_session(name, cols, rows, args, env, cwd, flags.get("n"))
+    session = await server.new_session(name, cols, rows, args, context.env, cwd,
+                                       flags.get("n"), extra)
+    server.show_config_causes(session)
     info = new_object_info(flags, "#{session_name}:", server, session)
     return Result(stdout=info) if "d" in flags else Result(stdout=info, attach=session)
 
@@ -55,7 +56,10 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
 async def attach_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     if not context.size:
         raise CommandError("open terminal failed: not a terminal")
-    return Result(attach=find_session(context.server, flags.get("t")))
+    session = find_session(context.server, flags.get("t"))
+    session.environment.update_from(  # as tmux updates it from each attaching client
+        context.server.options.get("update-environment").split(), context.env)
+    return Result(attach=session)
 
 
 @command("detach-client")

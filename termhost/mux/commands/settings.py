@@ -8,7 +8,6 @@ global, or the target window's with -w or -p and no -g.
 
 from __future__ import annotations
 
-from termhost.mux import config
 from termhost.mux.commands import (
     CommandError,
     Context,
@@ -20,7 +19,7 @@ from termhost.mux.commands import (
 from termhost.mux.formats import expand
 from termhost.mux.model import Window
 from termhost.mux.options import OptionError, UnknownOption, is_user_option
-from termhost.mux.verbs import VERBS
+from termhost.mux.printing import escaped
 
 
 @command("set-option")
@@ -28,8 +27,6 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
     """-u unsets, -o refuses an option already set, -a appends to a string, -F expands
     formats in the value, -q says nothing of an unknown option; a flag given no value
     toggles."""
-    if not args or len(args) > 2:
-        raise CommandError(f"usage: set-option {VERBS['set-option'].usage}")
     name, index = _reference(args[0])
     options = context.server.options
     unset = "u" in flags or "U" in flags
@@ -84,8 +81,6 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
     """One option, or the options of a scope (-s server, -w window, -p pane, else the
     session's), as tmux prints them: strings escaped as a config file would read them
     back; -v the values alone; -q nothing for an unknown option."""
-    if len(args) > 1:
-        raise CommandError("too many arguments (need at most 1)")
     options = context.server.options
     shown: list[tuple[str, str | None]]
     try:
@@ -148,4 +143,4 @@ def _is_string(context: Context, name: str) -> bool:
 
 def _printed(context: Context, name: str, value: str) -> str:
     """A string option's value escaped as tmux escapes it (args_escape); others as is."""
-    return config.escaped(value) if _is_string(context, _reference(name)[0]) else value
+    return escaped(value) if _is_string(context, _reference(name)[0]) else value

@@ -29,7 +29,7 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
     cwd = flags.get("c") or context.cwd
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
-    env = {key: value for key, value in context.env.items() if key != "TMUX"}
+    env = context.server.environ_of(session)
     window = await context.server.new_window(
         session, args, env, cwd, flags.get("n"), select="d" not in flags
     )
@@ -164,8 +164,8 @@ async def resize_window(context: Context, flags: dict[str, str], args: list[str]
     in termhost, so the whole session takes it."""
     server = context.server
     session, _, _ = find_pane(server, flags.get("t"))
-    if len(args) > 1 or (args and not args[0].isdigit()):
-        raise CommandError(f"adjustment {' '.join(args)} is invalid")
+    if args and not args[0].isdigit():
+        raise CommandError(f"adjustment {args[0]} is invalid")
     step = int(args[0]) if args else 1
     cols, rows = session.cols, session.rows
     sizes = [(c.size.columns, c.body_rows)

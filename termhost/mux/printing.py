@@ -1,0 +1,85 @@
+"""tmux command lines written back as text: the inverse of lexer.py, as tmux prints
+commands (cmd_print, args_escape) in list-keys, show-options and `{ }` blocks.
+
+A `{ }` block is one argument holding commands (`bind x { a ; b }`, `if -F 1 { ... }`):
+the lexer gives it as a Block, a string whose text is its commands joined by ` ; `, as a
+verb taking a command (if-shell, confirm-before) reads it, and which is printed back in
+its braces. Each verb is printed by its full name, each word escaped so that a
+configuration file reads it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from termhost.mux.verbs import lookup
+
+__all__ = ["Block", "command_line", "command_list", "escaped"]
+
+_DOUBLE_QUOTED = frozenset(" #';${}%")
+"""Characters that make tmux print a word in double quotes."""
+_SINGLE_QUOTED = frozenset(' "')
+_C_STYLE = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
+            "\f": "\\f", "\r": "\\r", "\0": "\\0"}
+
+
+class Block(str):
+    """A `{ }` argument: its text is its commands as a verb taking a command reads them;
+    `commands` are the commands themselves."""
+
+    commands: list[list[str]]
+
+    def __new__(cls, commands: list[list[str]]) -> Block:
+        block = super().__new__(cls, " ; ".join(command_line(argv) for argv in commands))
+        block.commands = commands
+        return block
+
+
+def command_line(argv: Sequence[str]) -> str:
+    """One command as tmux prints it (a key binding's may hold several, `;` words between
+    them): each verb by its full name, each word escaped, a block in its braces."""
+    words: list[str] = []
+    at_verb = True  # the first word, and the first after a `\\;`
+    for word in argv:
+        verb = lookup(word) if at_verb else None
+        if verb is not None:
+            words.append(verb.name)
+        elif isinstance(word, Block):
+            words.append(f"{{ {word} }}" if word.commands else "{ }")
+        else:
+            words.append(escaped(word))
+        at_verb = word == ";"
+    return " ".join(words)
+
+
+def command_list(commands: Sequence[Sequence[str]]) -> str:
+    """Several commands as a key binding's are printed: joined by ` \\; `."""
+    return " \\; ".join(command_line(argv) for argv in commands)
+
+
+def escaped(word: str) -> str:
+    """`word` as tmux writes one for a configuration file to read back (args_escape):
+    list-keys' commands, show-options' string values."""
+    if not word:
+        return "''"
+    quotes = ('"' if not _DOUBLE_QUOTED.isdisjoint(word)
+              else "'" if not _SINGLE_QUOTED.isdisjoint(word) else "")
+    if len(word) == 1 and word != " " and (quotes or word == "~"):
+        return "\\" + word  # a lone special character is escaped, not quoted
+    escaped = []
+    for char, after in zip(word, [*word[1:], ""], strict=True):
+        # In double quotes `$` is escaped where it would expand: before a name or `{`.
+        expands = char == "$" and (after.isalnum() or after in ("_", "{"))
+        if char == "\\" or (quotes == '"' and (char == '"' or expands)):
+            escaped.append("\\" + char)
+        elif char in _C_STYLE:
+            escaped.append(_C_STYLE[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            escaped.append(f"\\{ord(char):03o}")
+        else:
+            escaped.append(char)
+    text = "".join(escaped)
+    if quotes == "'":
+        return f"'{text}'"
+    tilde = "\\" if text.startswith("~") else ""
+    return f'"{tilde}{text}"' if quotes else tilde + text
