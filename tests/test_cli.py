@@ -28,10 +28,13 @@ def test_no_arguments_opens_a_session_and_needs_a_terminal_for_it() -> None:
 
 
 def test_attaching_inside_a_pane_refuses_to_nest(tmp_path: object) -> None:
+    # As tmux's server_client_check_nested: refused from a pane of the same server (a
+    # pane of another server may attach; regress am-terminal runs one inside another).
     import os
     import pty
 
-    env = {**os.environ, "TERMHOST": "/tmp/x,1,0", "TERMHOST_TMPDIR": str(tmp_path)}
+    socket = f"{tmp_path}/termhost-{os.getuid()}/default"
+    env = {**os.environ, "TERMHOST": f"{socket},1,0", "TERMHOST_TMPDIR": str(tmp_path)}
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(sys.executable, [sys.executable, "-m", "termhost", "new"], env)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
-from termhost.mux.paths import PANE_VARIABLE, ensure_socket_dir, socket_dir
+from termhost.mux.paths import ensure_socket_dir, pane_variable, socket_dir
 from termhost.mux.protocol import (
     FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
@@ -47,6 +47,19 @@ class ClientError(Exception):
     """Something between the client and the server failed; one line for the user."""
 
 
+def _nested(path: Path) -> bool:
+    """Attaching from a pane of the same server (tmux's server_client_check_nested: the
+    client's terminal is one of that server's panes); a pane of another server may attach,
+    which is how one termhost runs inside another."""
+    inside = pane_variable()
+    if inside is None:
+        return False
+    try:
+        return os.path.samefile(inside.socket, path)
+    except OSError:
+        return inside.socket == path
+
+
 def run(argv: Sequence[str], path: Path, config: str | None = None, *,
         force_256: bool = False, stdout: BinaryIO | None = None,
         stderr: BinaryIO | None = None) -> int:
@@ -59,7 +72,7 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     attaching = _attaches(argv)
     if attaching and not os.isatty(sys.stdin.fileno()):
         raise ClientError("open terminal failed: not a terminal")  # before starting a server
-    if attaching and os.environ.get(PANE_VARIABLE):
+    if attaching and _nested(path):
         raise ClientError("sessions should be nested with care, unset $TERMHOST to force")
     try:
         sock = _connect(path)
