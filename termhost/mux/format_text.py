@@ -10,6 +10,7 @@ a character.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from termhost.terminal.screen import char_width
 
@@ -68,20 +69,38 @@ def _plain_ascii(text: str) -> bool:
     return text.isascii() and text.isprintable() and "#[" not in text
 
 
-def format_width(text: str) -> int:
-    """format_width: display cells, `#[...]` styles taking none; 0 for an unclosed one."""
-    if _plain_ascii(text):
-        return len(text)
-    width = index = 0
+_STYLE, _UNCLOSED = -1, -2
+"""What `_pieces` gives as the cells of a `#[...]` style, and of an unclosed one."""
+
+
+def _pieces(text: str) -> Iterator[tuple[str, int | None]]:
+    """`text` as format.c's measuring and trimming loops walk it: each `#[...]` style
+    whole (cells `_STYLE`), each character with its `_cells`; an unclosed style ends
+    the walk with ("", `_UNCLOSED`)."""
+    index = 0
     while index < len(text):
         if text.startswith("#[", index):
             after = _styles(text, index)
             if after is None:
-                return 0
+                yield "", _UNCLOSED
+                return
+            yield text[index:after], _STYLE
             index = after
             continue
-        width += _cells(text[index]) or 0
+        yield text[index], _cells(text[index])
         index += 1
+
+
+def format_width(text: str) -> int:
+    """format_width: display cells, `#[...]` styles taking none; 0 for an unclosed one."""
+    if _plain_ascii(text):
+        return len(text)
+    width = 0
+    for _, cells in _pieces(text):
+        if cells == _UNCLOSED:
+            return 0
+        if cells is not None and cells != _STYLE:
+            width += cells
     return width
 
 
@@ -97,21 +116,16 @@ def trim_left(text: str, limit: int) -> str:
     if _plain_ascii(text):
         return text[:limit]
     out: list[str] = []
-    width = index = 0
-    while index < len(text) and width < limit:
-        if text.startswith("#[", index):
-            after = _styles(text, index)
-            if after is None:
-                break
-            out.append(text[index:after])
-            index = after
-            continue
-        cells = _cells(text[index])
-        if cells is not None:
+    width = 0
+    for piece, cells in _pieces(text):
+        if width >= limit or cells == _UNCLOSED:
+            break
+        if cells == _STYLE:
+            out.append(piece)
+        elif cells is not None:
             if width + cells <= limit:
-                out.append(text[index])
+                out.append(piece)
             width += cells
-        index += 1
     return "".join(out)
 
 
@@ -124,19 +138,14 @@ def trim_right(text: str, limit: int) -> str:
     if _plain_ascii(text):
         return text[skip:]
     out: list[str] = []
-    width = index = 0
-    while index < len(text):
-        if text.startswith("#[", index):
-            after = _styles(text, index)
-            if after is None:
-                break
-            out.append(text[index:after])
-            index = after
-            continue
-        cells = _cells(text[index])
-        if cells is not None:
+    width = 0
+    for piece, cells in _pieces(text):
+        if cells == _UNCLOSED:
+            break
+        if cells == _STYLE:
+            out.append(piece)
+        elif cells is not None:
             if width >= skip:
-                out.append(text[index])
+                out.append(piece)
             width += cells
-        index += 1
     return "".join(out)
