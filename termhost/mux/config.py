@@ -20,6 +20,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from termhost.mux.format_variables import server_variables
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, Unclosed, split_commands
 
@@ -48,10 +49,6 @@ def default_path(env: Mapping[str, str]) -> str | None:
             return path
     return None
 
-
-TMUX_VERSION = "3.3a"
-"""What `#{version}` is in a file's `%if`: the tmux whose language termhost reads, so that
-a file written for several tmux versions takes the branch for this one."""
 
 _DIRECTIVES = ("%if", "%elif", "%else", "%endif", "%hidden")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -131,7 +128,9 @@ def _condition(rest: str, variables: Mapping[str, str]) -> bool:
     words = commands[0] if len(commands) == 1 else []
     if len(words) > 1:
         raise LexError("%if takes one word, the format")
-    value = expand(words[0], {"version": TMUX_VERSION}) if words else ""
+    # the server's variables: a file written for several tmux versions or hosts takes
+    # the branch for this one (`#{version}`, `#{host}`)
+    value = expand(words[0], server_variables(None)) if words else ""
     return value not in ("", "0")
 
 

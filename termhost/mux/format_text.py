@@ -64,30 +64,42 @@ def _styles(text: str, index: int) -> int | None:
 
 
 def _plain_ascii(text: str) -> bool:
-    """Whether every character takes one cell and there are no styles: the trimmers' and
-    measurers' usual text, where a cell is a character."""
-    return text.isascii() and text.isprintable() and "#[" not in text
+    """Whether every character takes one cell and there are no styles or `##` runs: the
+    trimmers' and measurers' usual text, where a cell is a character."""
+    return text.isascii() and text.isprintable() and "#[" not in text and "##" not in text
 
 
-_STYLE, _UNCLOSED = -1, -2
-"""What `_pieces` gives as the cells of a `#[...]` style, and of an unclosed one."""
+_STYLE, _UNCLOSED, _HASHES = -1, -2, -3
+"""What `_pieces` gives as the kind of a `#[...]` style, of an unclosed one and of a run
+of `#`s."""
 
 
-def _pieces(text: str) -> Iterator[tuple[str, int | None]]:
-    """`text` as format.c's measuring and trimming loops walk it: each `#[...]` style
-    whole (cells `_STYLE`), each character with its `_cells`; an unclosed style ends
-    the walk with ("", `_UNCLOSED`)."""
+def _pieces(text: str) -> Iterator[tuple[str, int | None, int]]:
+    """`text` as format.c's measuring and trimming loops walk it: (piece, cells, kind).
+    A run of n `#`s is one piece (kind `_HASHES`) of the cells format_leading_hashes
+    gives it (a `##` draws one `#`; an odd run before `[` leaves its last `#` to start
+    a style); each `#[...]` style is whole (kind `_STYLE`, no cells); each other character
+    has its `_cells` (kind 0); an unclosed style ends the walk (kind `_UNCLOSED`)."""
     index = 0
     while index < len(text):
-        if text.startswith("#[", index):
-            after = _styles(text, index)
-            if after is None:
-                yield "", _UNCLOSED
+        if text[index] == "#":
+            run = len(text) - index - len(text[index:].lstrip("#"))
+            after = text[index + run:index + run + 1]
+            if after != "[" or run > 1:
+                cells = run // 2 if after == "[" else (run + 1) // 2
+                leaves = 1 if after == "[" and run % 2 else 0
+                yield "#" * run, cells, _HASHES
+                index += run - leaves
+                if not leaves:
+                    continue
+            end = _styles(text, index)
+            if end is None:
+                yield "", None, _UNCLOSED
                 return
-            yield text[index:after], _STYLE
-            index = after
+            yield text[index:end], None, _STYLE
+            index = end
             continue
-        yield text[index], _cells(text[index])
+        yield text[index], _cells(text[index]), 0
         index += 1
 
 
@@ -96,12 +108,18 @@ def format_width(text: str) -> int:
     if _plain_ascii(text):
         return len(text)
     width = 0
-    for _, cells in _pieces(text):
-        if cells == _UNCLOSED:
+    for _, cells, kind in _pieces(text):
+        if kind == _UNCLOSED:
             return 0
-        if cells is not None and cells != _STYLE:
+        if cells is not None:
             width += cells
     return width
+
+
+def _hashes(run: str, cells: int) -> str:
+    """What `cells` cells of a run of `#`s are written as when trimmed: a lone `#` as
+    itself, else two `#`s a cell (format_trim_left/right)."""
+    return "#" if len(run) == 1 else "#" * (2 * cells)
 
 
 def text_width(text: str) -> int:
@@ -117,11 +135,15 @@ def trim_left(text: str, limit: int) -> str:
         return text[:limit]
     out: list[str] = []
     width = 0
-    for piece, cells in _pieces(text):
-        if width >= limit or cells == _UNCLOSED:
+    for piece, cells, kind in _pieces(text):
+        if width >= limit or kind == _UNCLOSED:
             break
-        if cells == _STYLE:
+        if kind == _STYLE:
             out.append(piece)
+        elif kind == _HASHES and cells is not None:
+            cells = min(cells, limit - width)
+            out.append(_hashes(piece, cells) if cells else "")
+            width += cells
         elif cells is not None:
             if width + cells <= limit:
                 out.append(piece)
@@ -139,11 +161,15 @@ def trim_right(text: str, limit: int) -> str:
         return text[skip:]
     out: list[str] = []
     width = 0
-    for piece, cells in _pieces(text):
-        if cells == _UNCLOSED:
+    for piece, cells, kind in _pieces(text):
+        if kind == _UNCLOSED:
             break
-        if cells == _STYLE:
+        if kind == _STYLE:
             out.append(piece)
+        elif kind == _HASHES and cells is not None:
+            copied = cells if width > skip else max(0, cells - (skip - width))
+            out.append(_hashes(piece, copied) if copied else "")
+            width += cells
         elif cells is not None:
             if width >= skip:
                 out.append(piece)

@@ -103,6 +103,8 @@ class Pane:
         """The emulator's bell count when the alerts were last looked at."""
         self.taps: list[PaneTap] = []
         self.start_command: list[str] = []
+        self.start_path = ""
+        """The directory it was started in (#{pane_start_path}); "" for the server's."""
         """The command as it was given (#{pane_start_command}): none for the shell."""
         self.mode: CopyMode | None = None
         """The pane's mode (copy-mode or view-mode), shown in its place by every client
@@ -134,6 +136,7 @@ class Pane:
         os.set_blocking(master, False)
         terminal = Terminal(cols, rows, history_limit=history_limit)
         pane = cls(pane_id, child, master, terminal, argv)
+        pane.start_path = cwd or ""
         terminal.screen.reply = pane.write
         loop = asyncio.get_running_loop()
         loop.add_reader(master, pane._readable)

@@ -30,6 +30,7 @@ from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, Result, run_command
 from termhost.mux.copy_mode import CopyMode
 from termhost.mux.environment import Environment, merged
+from termhost.mux.format_scope import FormatJobs
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import split_arguments
 from termhost.mux.model import Session, Window
@@ -98,6 +99,8 @@ class Server:
         self._commands_running = 0
         self.key_tables = KeyTables()
         self.buffers = PasteBuffers()
+        self.format_jobs = FormatJobs()
+        """The `#()` commands formats have run, with their output (mux/format_scope.py)."""
         """The prefix bindings, as bind-key and unbind-key left them."""
         self.channels: dict[str, Channel] = {}
         """wait-for's channels, by name."""
@@ -342,12 +345,15 @@ class Server:
         name: str | None,
         *,
         select: bool,
+        index: int | None = None,
     ) -> Window:
-        """A window at the session's lowest free index, its pane running `args`."""
+        """A window at `index` (else the session's lowest free index from base-index),
+        its pane running `args`."""
         labels = self.options.get("pane-border-status")
         rows = session.rows - (labels != "off" and session.rows >= 2)  # the label line's
         pane = await self._start_pane(session, args, env, cwd, session.cols, rows)
-        index = session.free_index(self.options.number("base-index"))
+        if index is None:
+            index = session.free_index(self.options.number("base-index"))
         layout = Cell[Pane]("pane", session.cols, session.rows, pane=pane)
         window = Window(self._next("window"), index, name or pane.current_command(), layout, pane,
                         automatic_name=name is None, labels=labels)
@@ -450,10 +456,11 @@ class Server:
         *,
         again: Pane | None = None,
     ) -> Pane:
-        """A pane running `args` (one string: through `sh -c`; none: the user's shell,
-        or what `again` ran, keeping its id: respawn-pane)."""
+        """A pane running `args` (one string: through the default shell's `-c`, as tmux
+        3.3a's spawn runs it, so `bash -c 'vim x'` execs vim and the window is named
+        vim; none: the user's shell, or what `again` ran, keeping its id: respawn-pane)."""
         if len(args) == 1:
-            argv = ["/bin/sh", "-c", args[0]]
+            argv = [self.default_shell(env), "-c", args[0]]
         elif args:
             argv = list(args)
         elif again is not None:

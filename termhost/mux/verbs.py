@@ -65,7 +65,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              unsupported="ab"),
         Verb("capture-pane", ("capturep",), "ab:CeE:JNpPqS:t:", 0, 0,
              "[-aCeJNpPq] [-b buffer-name] [-E end-line] [-S start-line] [-t target-pane]",
-             unsupported="aCPq"),
+             unsupported="P"),
         Verb("choose-buffer", (), "F:f:K:NO:rt:Z", 0, 1,
              "[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] "
              "[template]"),
@@ -152,8 +152,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              unsupported="ADEftX", starts_server=True),
         Verb("new-window", ("neww",), "abc:de:F:kn:PSt:", 0, -1,
              "[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] "
-             "[-t target-window] [shell-command]",
-             unsupported="abekS"),
+             "[-t target-window] [shell-command]"),
         Verb("next-layout", ("nextl",), "t:", 0, 0, "[-t target-window]"),
         Verb("next-window", ("next",), "at:", 0, 0, "[-a] [-t target-session]"),
         Verb("paste-buffer", ("pasteb",), "db:prs:t:", 0, 0,
@@ -266,10 +265,15 @@ def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[s
                 flags[letter] = ""
                 continue
             if position < len(word):
-                flags[letter] = word[position:]
+                value = word[position:]
             elif index < len(args):
-                flags[letter] = args[index]
+                value = args[index]
                 index += 1
+            else:
+                break
+            flags[letter] = value
+            earlier = flags.get(letter + _EVERY)
+            flags[letter + _EVERY] = value if earlier is None else earlier + "\0" + value
             break
     arguments = list(args[index:])
     if len(arguments) < verb.min_args:
@@ -280,6 +284,18 @@ def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[s
         if letter in verb.unsupported:
             raise _refused(verb, f"-{letter} is not supported by termhost yet")
     return flags, arguments
+
+
+_EVERY = "+"
+"""A value flag's key suffix under which parse_flags keeps every value it was given,
+NUL-separated, for the flags tmux lets repeat (`-e A=1 -e B=2`); read by `flag_values`.
+The flag's own key holds the last, as tmux's args_get answers."""
+
+
+def flag_values(flags: dict[str, str], letter: str) -> list[str]:
+    """Every value flag `letter` was given, in order (none when not given)."""
+    every = flags.get(letter + _EVERY)
+    return [] if every is None else every.split("\0")
 
 
 def _refused(verb: Verb, cause: str) -> UsageError:

@@ -665,11 +665,14 @@ class Screen(pyte.Screen):
         self._resized(lines, columns)
 
     def _resized(self, lines: int, columns: int) -> None:
-        self.tabstops = {stop for stop in self.tabstops if stop < columns} | set(
-            range(max(8, (self.columns + 7) // 8 * 8), columns, 8)
-        )
+        """As tmux's screen_resize: a change of width sets the tab stops back to every
+        eighth column, a change of height resets the scrolling region; each keeps what
+        the program set while its own dimension stays."""
+        if columns != self.columns:
+            self.tabstops = set(range(8, columns, 8))
+        if lines != self.lines:
+            self.margins = None
         self.lines, self.columns = lines, columns
-        self.margins = None
         self.dirty.update(range(lines))
 
     def _reflow(self, columns: int) -> None:
@@ -878,6 +881,24 @@ class Screen(pyte.Screen):
         # tmux, like xterm without allowColumns, does not resize: it clears and homes.
         self.erase_in_display(2)
         self.cursor.x = self.cursor.y = 0
+
+    @property
+    def region(self) -> Margins:
+        """The scrolling region (DECSTBM), the whole screen when none was set."""
+        return self._region()
+
+    @property
+    def saved_alternate_cursor(self) -> tuple[int, int] | None:
+        """Where the cursor was when the alternate screen was entered (mode 1049), to go
+        back to; None outside it (#{alternate_saved_x})."""
+        saved = self._alt_saved
+        return None if saved is None else (saved.x, saved.y)
+
+    @property
+    def main_behind_alternate(self) -> _Buffer | None:
+        """The main screen's rows while the alternate screen is shown (capture-pane -a,
+        tmux's saved_grid); None while the main screen is the one shown."""
+        return self._alternate
 
     def _enter_alternate(self, *, save_cursor: bool) -> None:
         if self._alternate is not None:

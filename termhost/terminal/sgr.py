@@ -13,7 +13,7 @@ from pyte import graphics
 from termhost.terminal.cell import Cell
 from termhost.terminal.parser import Params
 
-__all__ = ["apply_sgr", "attribute_params", "colour_params", "sgr_of", "styled_line"]
+__all__ = ["apply_sgr", "attribute_params", "colour_params", "sgr_of"]
 
 _FLAGS_ON = {1: "bold", 3: "italics", 5: "blink", 6: "blink", 7: "reverse", 9: "strikethrough"}
 _FLAGS_OFF = {23: "italics", 25: "blink", 27: "reverse", 29: "strikethrough"}
@@ -150,31 +150,3 @@ def sgr_of(cell: Cell) -> str:
     params = ["0", *attribute_params(cell), *colour_params(cell.fg, 30),
               *colour_params(cell.bg, 40)]
     return "\x1b[" + ";".join(params) + "m"
-
-
-def styled_line(cells: list[Cell], *, trim: bool = True) -> str:
-    """A line's text with SGR sequences where the attributes change and a reset at the
-    end if any were set: what capture-pane -e prints, so the line draws as it was.
-    `trim`: blanks at the end are left out, whatever their background, as tmux's
-    capture-pane leaves them out without -N."""
-    if trim:
-        end = len(cells)
-        while end and cells[end - 1].data in (" ", ""):
-            end -= 1
-        cells = cells[:end]
-    out: list[str] = []
-    current = _PLAIN
-    for cell in cells:
-        if cell.data == "":
-            continue  # the right half of a wide character
-        sgr = sgr_of(cell._replace(data=" "))
-        if sgr != current:
-            out.append(sgr)
-            current = sgr
-        out.append(cell.data)
-    if current != _PLAIN:
-        out.append(_PLAIN)
-    return "".join(out)
-
-
-_PLAIN = "\x1b[0m"

@@ -45,6 +45,7 @@ from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
+from termhost.mux.terminal_overrides import has_automatic_margins
 from termhost.terminal.keys import encode_key, encode_paste
 from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
@@ -189,6 +190,9 @@ class AttachedClient:
         self.server = server
         self.depth = detect_depth(env or {}, force_256=force_256)
         """The colours the client's terminal shows (COLORTERM, TERM, termhost -2)."""
+        self.term = (env or {}).get("TERM", "")
+        """The client's terminal type (#{client_termname}), which terminal-overrides
+        patterns are matched against."""
         self._theme = ""
         """The theme the client is drawn in (option theme), once applied."""
         self._overlay_styles = OverlayStyles()
@@ -582,7 +586,9 @@ class AttachedClient:
                 body = HSplit([body, Window(char="·", style="class:outside")])
         if not self._status_shown():
             return body
-        status = Window(FormattedTextControl(self._status_line), height=1, style="class:status")
+        # No style of its own: each fragment has its own, so that a cell left unwritten
+        # (the bottom right one, terminal-overrides am@) is not painted by the window.
+        status = Window(FormattedTextControl(self._status_line), height=1)
         return HSplit([body, status])
 
     @property
@@ -642,7 +648,11 @@ class AttachedClient:
             return [("class:status.prompt", line.ljust(self.size.columns))]
         if self._message:
             return [("class:message", self._message.ljust(self.size.columns))]
-        return status_bar(self.server, self.session, self.size.columns)
+        overrides = [value for _, value in self.server.options.shown("terminal-overrides")
+                     if value is not None]
+        return status_bar(self.server, self.session, self.size.columns,
+                          last_cell=has_automatic_margins(overrides, self.term),
+                          client=self, redraw=self.app.invalidate)
 
     # --- keys ----------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from termhost.terminal.sgr import colour_params
 from termhost.themes import Theme, _readable_on
 
 __all__ = [
+    "PTK_ANSI",
     "TRUE_COLOUR",
     "OverlayStyles",
     "default_style",
@@ -172,7 +173,7 @@ class OverlayStyles(NamedTuple):
 
 
 
-_PTK_ANSI = ("ansiblack", "ansired", "ansigreen", "ansiyellow", "ansiblue", "ansimagenta",
+PTK_ANSI = ("ansiblack", "ansired", "ansigreen", "ansiyellow", "ansiblue", "ansimagenta",
              "ansicyan", "ansigray", "ansibrightblack", "ansibrightred", "ansibrightgreen",
              "ansibrightyellow", "ansibrightblue", "ansibrightmagenta", "ansibrightcyan",
              "ansiwhite")
@@ -180,8 +181,8 @@ _PTK_ANSI = ("ansiblack", "ansired", "ansigreen", "ansiyellow", "ansiblue", "ans
 
 
 def _style_colour(colour: str | None, base: int, depth: int) -> list[str]:
-    if colour in _PTK_ANSI:
-        return [_sgr_16(_PTK_ANSI.index(colour), base)]
+    if colour in PTK_ANSI:
+        return [_sgr_16(PTK_ANSI.index(colour), base)]
     return sgr_colour(colour, base, depth) if colour else []
 
 

@@ -107,7 +107,8 @@ class MouseRouter:
         client = self.client
         self._press = self._border = None
         if event.y >= client.body_rows:  # the status line
-            window = window_at(client.server, client.session, event.x)
+            window = window_at(client.server, client.session, client.size.columns, event.x,
+                               client=client)
             if window is not None and event.button == 0:
                 client.session.select(window)
                 client.relayout()

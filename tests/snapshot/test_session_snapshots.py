@@ -205,7 +205,8 @@ def test_a_burst_of_sessions_runs_few_captures_at_once_shares_them_and_never_wai
 def test_another_shell_is_not_supported_and_says_so(tmp_path: Path) -> None:
     cli = Cli(tmp_path, sys.executable)
     try:
-        cli("new-session", "-d", "-s", "p", "sleep 1000")
+        # sleep as an argv: a command string would run through the shell's -c, as tmux's
+        cli("new-session", "-d", "-s", "p", "sleep", "1000")
         wait_until(lambda: cli("display", "-p", "-t", "p", "#{snapshot_status}").stdout
                    == "unsupported\n", what="the unsupported status")
         done = cli("exec", "-t", "p", "--", "true", check=False)

@@ -59,7 +59,8 @@ def test_config_toml_is_read_at_start_and_reloaded(env: dict[str, str], tmp_path
         config.write_text(CONFIG.replace("<#S> ", "[#S] reloaded "))
         assert run(env, "source-file", str(config)).stderr.endswith(
             ":4: unknown option: nosuch\n")
-        await outer.see(lambda s: s[-1].startswith("[cfg] reloaded"), "the new status-left")
+        # cut to status-left-length (10), as tmux cuts it
+        await outer.see(lambda s: s[-1].startswith("[cfg] relo0:"), "the new status-left")
         outer.type(b"\x01d")
         assert (await asyncio.wait_for(outer.child.wait(), 30)).code == 0
         outer.close()

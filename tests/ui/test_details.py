@@ -20,7 +20,8 @@ def test_bell_and_activity_flag_other_windows_and_the_bell_rings(env: dict[str, 
 
     async def scenario() -> None:
         outer = await client(env, "attach", "-t", "a", cols=80, rows=10)
-        await outer.see(lambda s: "0:sleep* 1:cat 2:cat" in s[-1], "three windows")
+        # tmux's window-status-format: a window without flags ends in a space
+        await outer.see(lambda s: "0:sleep* 1:cat  2:cat" in s[-1], "three windows")
         termhost(env, "send-keys", "-t", "a:1", "-l", "x")  # activity: window 1
         await outer.see(lambda s: "1:cat# 2:cat" in s[-1], "the activity flag")
         termhost(env, "send-keys", "-t", "a:2", "C-g")  # cat -v writes ^G, no bell

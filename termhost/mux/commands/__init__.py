@@ -11,24 +11,21 @@ Messages and exit statuses follow tmux: `can't find session: X` and 1, usage err
 
 from __future__ import annotations
 
-import os
-import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from termhost.mux import layout
+from termhost.mux.format_scope import format_target
+from termhost.mux.format_variables import variables
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
-from termhost.mux.printing import escaped
 from termhost.mux.verbs import VERBS, UsageError, lookup, not_implemented, parse_flags
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
-    from termhost.terminal.screen import Screen
 
-__all__ = ["COMMANDS", "CommandError", "Result", "run_command"]
+__all__ = ["COMMANDS", "CommandError", "Result", "run_command", "variables"]
 
 
 class CommandError(Exception):
@@ -129,6 +126,8 @@ def find_session(server: Server, target: str | None) -> Session:
     if target[0] in "%@":
         return find_pane(server, target)[0]
     name = target.split(":", 1)[0]
+    if name == "":  # `:INDEX`: a window of the current session
+        return max(sessions, key=lambda s: s.created)
     if name.startswith("$") and name[1:].isdigit():
         for session in sessions:
             if session.id == int(name[1:]):
@@ -195,98 +194,16 @@ def _find_window(session: Session, spec: str) -> Window:
     raise CommandError(f"can't find window: {spec}")
 
 
-def _dead_field(pane: Pane, field: str) -> str:
-    """#{pane_dead_status} / #{pane_dead_signal}: empty while alive or when not that way."""
-    value = getattr(pane.exit_status, field, None)
-    return "" if value is None else str(value)
-
-
-def _character_at(screen: Screen, x: int, y: int) -> str:
-    """#{cursor_character}: the glyph under the cursor (a blank cell is a space)."""
-    line = screen.buffer.get(y)
-    if line is None or x >= screen.columns:
-        return " "
-    return line[x].data or " "
-
-
-def variables(
-    session: Session,
-    window: Window | None = None,
-    server: Server | None = None,
-    pane: Pane | None = None,
-) -> dict[str, str]:
-    """The `#{...}` variables for a session, a window (the current) and a pane (its active)."""
-    window = window or session.active_window
-    pane = pane or window.active
-    cell = window.cell_of(pane)
-    screen = pane.terminal.screen
-    clients = server.clients if server is not None else []
-    attached = [client for client in clients if client.session is session]
-    host = socket.gethostname()
-    values = {
-        "session_name": session.name,
-        "session_id": f"${session.id}",
-        "session_windows": str(len(session.windows)),
-        "session_created": str(int(session.created)),
-        "session_attached": str(len(attached)),
-        "window_index": str(window.index),
-        "window_id": f"@{window.id}",
-        "window_name": server.window_name(window) if server is not None else window.name,
-        "window_active": "1" if window is session.active_window else "0",
-        "window_panes": str(len(window.panes)),
-        "window_flags": session.window_flags(window),
-        "window_zoomed_flag": "1" if window.zoomed else "0",
-        "window_width": str(window.layout.width),
-        "window_height": str(window.layout.height),
-        "pane_index": str(window.panes.index(pane)),
-        "pane_id": pane.name,
-        "pane_pid": str(pane.pid),
-        "pane_active": "1" if pane is window.active else "0",
-        "pane_left": str(cell.x),
-        "pane_top": str(cell.y),
-        "pane_right": str(cell.x + cell.width - 1),
-        "pane_bottom": str(cell.y + cell.height - 1),
-        "pane_dead": "1" if pane.dead else "0",
-        "pane_dead_status": _dead_field(pane, "code"),
-        "pane_dead_signal": _dead_field(pane, "signal"),
-        "pane_title": screen.title or host,
-        "pane_current_command": pane.current_command(),
-        "pane_current_path": pane.current_path(),
-        "pane_start_command": " ".join(escaped(word) for word in pane.start_command),
-        "pane_tty": pane.tty,
-        "session_path": session.path,
-        "window_layout": layout.describe(window.layout, lambda p: p.id),
-        "pane_width": str(pane.terminal.cols),
-        "pane_height": str(pane.terminal.rows),
-        "cursor_x": str(screen.cursor.x),
-        "cursor_y": str(screen.cursor.y),
-        "cursor_flag": "1" if screen.cursor_visible else "0",
-        "cursor_character": _character_at(screen, screen.cursor.x, screen.cursor.y),
-        "snapshot_status": session.snapshot.status if session.snapshot is not None else "",
-        "history_size": str(len(pane.terminal.history)),
-        "history_limit": str(pane.terminal.history.limit),
-        "alternate_on": "1" if screen.alternate_screen else "0",
-        "pid": str(os.getpid()),
-        "socket_path": str(server.path) if server is not None else "",
-        "host": host,
-        "host_short": host.split(".", 1)[0],
-        "client_tty": attached[0].tty if attached else "",
-        "pane_in_mode": "0" if pane.mode is None else "1",
-        "pane_mode": "" if pane.mode is None else pane.mode.name,
-    }
-    if pane.mode is not None:
-        values.update(pane.mode.variables())
-    return values
-
-
-def target_variables(server: Server, target: str | None) -> dict[str, str]:
-    """The `#{...}` variables of the pane `target` (else the current one) that -F values,
-    if-shell and run-shell expand against; none before a session exists (a
+def expand_at(server: Server, template: str, target: str | None) -> str:
+    """`template` expanded for the pane `target` (else the current one), as -F values,
+    if-shell and run-shell expand; for the server alone before a session exists (a
     configuration file read at start)."""
     if not server.sessions:
-        return {}
-    session, window, pane = find_pane(server, target)
-    return variables(session, window, server, pane)
+        values, scope = format_target(server)
+    else:
+        session, window, pane = find_pane(server, target)
+        values, scope = format_target(server, session, window, pane)
+    return expand(template, values, scope=scope)
 
 
 # --- helpers the verbs share -------------------------------------------------------------
@@ -302,7 +219,8 @@ def new_object_info(flags: dict[str, str], default: str, server: Server, session
     expanded for it, as new-session, new-window, split-window and break-pane do."""
     if "P" not in flags:
         return ""
-    return expand(flags.get("F", default), variables(session, window, server, pane)) + "\n"
+    values, scope = format_target(server, session, window, pane)
+    return expand(flags.get("F", default), values, scope=scope) + "\n"
 
 
 def size_arg(text: str, what: str) -> int:

@@ -8,11 +8,10 @@ from termhost.mux.commands import (
     Context,
     Result,
     command,
+    expand_at,
     find_session,
-    target_variables,
 )
 from termhost.mux.environment import Environment, Variable
-from termhost.mux.formats import expand
 
 _SHELL_SPECIAL = '$`"\\'
 """What show-environment -s escapes inside its double quotes, as tmux does."""
@@ -49,7 +48,7 @@ async def set_environment(context: Context, flags: dict[str, str], args: list[st
     if value is None:
         raise CommandError("no value specified")
     if "F" in flags:
-        value = expand(value, target_variables(context.server, flags.get("t")))
+        value = expand_at(context.server, value, flags.get("t"))
     environment.set(name, value, hidden="h" in flags)
     return Result()
 

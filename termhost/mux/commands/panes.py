@@ -5,6 +5,8 @@ break-pane, join-pane (move-pane), swap-pane, rotate-window."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from termhost.mux import layout
 from termhost.mux.commands import (
@@ -18,16 +20,15 @@ from termhost.mux.commands import (
     find_session,
     new_object_info,
     size_arg,
-    variables,
 )
+from termhost.mux.format_scope import format_target
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
 from termhost.mux.pane import Pane
 from termhost.terminal.cell import Cell
+from termhost.terminal.grid_string import START, string_cells
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
-from termhost.terminal.screen import Screen
-from termhost.terminal.sgr import styled_line
 
 
 @command("send-keys")
@@ -99,46 +100,75 @@ async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) ->
 
 @command("capture-pane")
 async def capture_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The pane's lines (-S/-E: which; -a: the main screen behind the alternate one, -q:
+    nothing rather than an error when there is none) as text; -e with the SGR of their
+    look, -C with ESC and `\\` escaped, -N keeping trailing spaces, -J joining wrapped
+    lines too; printed with -p, else into a paste buffer (-b)."""
     _, _, pane = find_pane(context.server, flags.get("t"))
     terminal = pane.terminal
     history = terminal.history
     screen = terminal.screen
-    keep_spaces = "N" in flags or "J" in flags
-    if "e" in flags:  # with the SGR that draws each line's colours and attributes
-        trim = not keep_spaces
-        rows = [styled_line(history.cells(i), trim=trim) for i in range(len(history))]
-        rows += [styled_line(_screen_row(screen, y, terminal.cols), trim=trim)
-                 for y in range(terminal.rows)]
+    if "a" in flags:
+        saved = screen.main_behind_alternate
+        if saved is None and "q" not in flags:
+            raise CommandError("no alternate screen")
+        text = "\n" if saved is None else _capture(flags, _Lines(
+            top=0, total=terminal.rows, cells=lambda y: _row_cells(saved.rows, y),
+            text=lambda y: "".join(cell.data for cell in _row_cells(saved.rows, y)),
+            wrapped=lambda y: y in saved.wrapped))
     else:
-        rows = [*history.lines()]
-        if keep_spaces:
-            rows += [screen.row_text(y) for y in range(terminal.rows)]
-        else:
-            rows += terminal.display
-    wrapped = [history.wrapped(i) for i in range(len(history))]
-    wrapped += [y in terminal.screen.wrapped for y in range(terminal.rows)]
-    top = len(history)  # index of screen line 0
-    start = _line(flags.get("S"), top, 0, len(rows))
-    end = _line(flags.get("E"), top, terminal.rows - 1, len(rows))
-    out: list[str] = []
-    joining = False
-    for index in range(start, end + 1):
-        text = rows[index] if keep_spaces else rows[index].rstrip(" ")
-        if joining:
-            out[-1] += text
-        else:
-            out.append(text)
-        joining = "J" in flags and wrapped[index]
-    text = "".join(line + "\n" for line in out)
+        top = len(history)  # index of screen line 0
+        text = _capture(flags, _Lines(
+            top=top, total=top + terminal.rows,
+            cells=lambda i: history.cells(i) if i < top else _row_cells(screen.buffer, i - top),
+            text=lambda i: history.text(i) if i < top else screen.row_text(i - top),
+            wrapped=lambda i: history.wrapped(i) if i < top else i - top in screen.wrapped))
     if "p" not in flags:  # into a paste buffer, as tmux
         context.server.buffers.set(text.encode(), flags.get("b"))
         return Result()
     return Result(stdout=text)
 
 
-def _screen_row(screen: Screen, y: int, cols: int) -> list[Cell]:
-    line = screen.buffer[y]
-    return [line[x] for x in range(cols)]
+class _Lines(NamedTuple):
+    """The lines capture-pane reads: the scrollback and the screen, or -a's main screen."""
+
+    top: int
+    """The index of the screen's first line (-S 0)."""
+    total: int
+    cells: Callable[[int], list[Cell]]
+    """A line's cells up to the last one written (tmux's cellused)."""
+    text: Callable[[int], str]
+    """Its characters alone (the quicker way when neither -e nor -C is given)."""
+    wrapped: Callable[[int], bool]
+
+
+def _capture(flags: dict[str, str], lines: _Lines) -> str:
+    keep_spaces = "N" in flags or "J" in flags
+    start = _line(flags.get("S"), lines.top, 0, lines.total)
+    end = _line(flags.get("E"), lines.top, lines.total - lines.top - 1, lines.total)
+    out: list[str] = []
+    joining = False
+    look = START  # -e: the look each line starts from is where the one before ended
+    for index in range(start, end + 1):
+        if "e" in flags or "C" in flags:
+            text, look = string_cells(lines.cells(index), look, codes="e" in flags,
+                                      escape_c0="C" in flags, trim=not keep_spaces)
+        else:
+            text = lines.text(index)
+            text = text if keep_spaces else text.rstrip(" ")
+        if joining:
+            out[-1] += text
+        else:
+            out.append(text)
+        joining = "J" in flags and lines.wrapped(index)
+    return "".join(line + "\n" for line in out)
+
+
+def _row_cells(rows: Mapping[int, Mapping[int, Cell]], y: int) -> list[Cell]:
+    line = rows.get(y)
+    if not line:
+        return []
+    return [line[x] for x in range(max(line) + 1)]
 
 
 def _line(value: str | None, top: int, default: int, count: int) -> int:
@@ -164,12 +194,13 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     if "F" in flags and args:
         raise CommandError("only one of -F or argument must be given")
     session, window, pane = find_pane(context.server, flags.get("t"))
-    values = variables(session, window, context.server, pane)
+    values, scope = format_target(context.server, session, window, pane)
     if "a" in flags:
         return Result(stdout="".join(f"{name}={values[name]}\n" for name in sorted(values)))
     template = flags["F"] if "F" in flags else " ".join(args)
     trace: list[str] = []
-    message = expand(template, values, trace=trace.append if "v" in flags else None)
+    message = expand(template, values, scope=scope, strftime=True,
+                     trace=trace.append if "v" in flags else None)
     shown = "".join(f"# {line}\n" for line in trace)
     if "p" in flags:
         return Result(stdout=shown + message + "\n")
@@ -245,11 +276,12 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
         "F", where + "#{pane_index}: [#{pane_width}x#{pane_height}] "
         "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
     )
-    return Result(stdout="".join(
-        expand(template, variables(session, window, server, pane)) + "\n"
-        for session, window in windows
-        for pane in window.panes
-    ))
+    lines = []
+    for session, window in windows:
+        for pane in window.panes:
+            values, scope = format_target(server, session, window, pane)
+            lines.append(expand(template, values, scope=scope) + "\n")
+    return Result(stdout="".join(lines))
 
 
 @command("split-window")

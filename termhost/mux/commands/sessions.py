@@ -15,9 +15,10 @@ from termhost.mux.commands import (
     new_object_info,
     one_name,
     size_arg,
-    variables,
 )
+from termhost.mux.format_scope import format_target
 from termhost.mux.formats import expand
+from termhost.mux.verbs import flag_values
 
 
 @command("new-session")
@@ -38,7 +39,7 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
     extra: dict[str, str] = {}
-    for assignment in [flags["e"]] if "e" in flags else []:
+    for assignment in flag_values(flags, "e"):
         key, equals, value = assignment.partition("=")
         if not equals:
             raise CommandError(f"invalid environment: {assignment}")
@@ -88,10 +89,10 @@ _LIST_FORMAT = (
 async def list_sessions(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     template = flags.get("F", _LIST_FORMAT)
     lines = []
-    for session in context.server.sessions.values():
-        values = variables(session, server=context.server)
-        values["session_created_string"] = time.ctime(session.created)
-        lines.append(expand(template, values) + "\n")
+    for session in sorted(context.server.sessions.values(), key=lambda s: s.name):
+        values, scope = format_target(context.server, session)
+        values.update({"session_created_string": time.ctime(session.created)})
+        lines.append(expand(template, values, scope=scope) + "\n")
     return Result(stdout="".join(lines))
 
 

@@ -13,10 +13,9 @@ from termhost.mux.commands import (
     Context,
     Result,
     command,
+    expand_at,
     find_pane,
-    target_variables,
 )
-from termhost.mux.formats import expand
 from termhost.mux.model import Window
 from termhost.mux.options import OptionError, UnknownOption, is_user_option
 from termhost.mux.printing import escaped
@@ -39,7 +38,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
             current = window.options.get(name) if window is not None else None
             value = "off" if (current or options.get(name)) == "on" else "on"
         if "F" in flags:
-            value = expand(value, target_variables(context.server, flags.get("t")))
+            value = expand_at(context.server, value, flags.get("t"))
         if "o" in flags and (name in window.options if window is not None
                              else options.is_set(name)):
             raise CommandError(f"already set: {name}")

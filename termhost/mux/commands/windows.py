@@ -17,37 +17,86 @@ from termhost.mux.commands import (
     new_object_info,
     one_name,
     size_arg,
-    variables,
 )
+from termhost.mux.format_scope import format_target
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
+from termhost.mux.verbs import flag_values
 
 
 @command("new-window")
 async def new_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    session = find_session(context.server, flags.get("t"))
+    """-t where, as tmux's: SESSION[:INDEX] (without an index, the lowest free one from
+    base-index); -a/-b just after/before the target window, the windows from there up
+    to the next gap moving up one; -k replaces the window at that index; -S selects the
+    window named -n instead, when there is one; -e VAR=value for its environment; -d
+    leaves the current window as it is."""
+    server = context.server
+    target = flags.get("t")
+    if "a" in flags or "b" in flags:
+        session, beside, _ = find_pane(server, target)
+        index: int | None = _shuffle_up(session, beside, before="b" in flags)
+    else:
+        session, index = find_destination(server, target, find_session(server, None))
+    name = flags.get("n")
+    if "S" in flags and name is not None and index is None:
+        named = [window for window in session.windows if window.name == name]
+        if len(named) > 1:
+            raise CommandError(f"multiple windows named {name}")
+        if named:
+            if "d" not in flags:
+                _select(context, session, named[0], "")
+            return Result()
     cwd = flags.get("c") or context.cwd
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
-    env = context.server.environ_of(session)
-    window = await context.server.new_window(
-        session, args, env, cwd, flags.get("n"), select="d" not in flags
-    )
+    select = "d" not in flags
+    there = next((w for w in session.windows if w.index == index), None)
+    if there is not None:
+        if "k" not in flags:
+            raise CommandError(f"create window failed: index {index} in use")
+        select = select or there is session.current  # its place is taken at once
+        session.remove(there)
+        server.kill_window(there)
+    env = server.environ_of(session)
+    env.update(_assignments(flag_values(flags, "e")))
+    window = await server.new_window(session, args, env, cwd, name, select=select,
+                                     index=index)
     return Result(stdout=new_object_info(
-        flags, NEW_PANE_INFO, context.server, session, window, window.active))
+        flags, NEW_PANE_INFO, server, session, window, window.active))
+
+
+def _shuffle_up(session: Session, window: Window, *, before: bool) -> int:
+    """tmux's winlink_shuffle_up: the index after `window` (its own with `before`) made
+    free by moving the windows from it to the next free index up by one."""
+    index = window.index if before else window.index + 1
+    used = {w.index: w for w in session.windows}
+    end = index
+    while end in used:
+        end += 1
+    for moved in range(end - 1, index - 1, -1):
+        used[moved].index += 1
+    session.windows.sort(key=lambda w: w.index)
+    return index
+
+
+def _assignments(values: list[str]) -> dict[str, str]:
+    """-e VAR=value, each given; one without `=` is left out, as tmux leaves it."""
+    return dict(value.split("=", 1) for value in values if "=" in value)
 
 
 @command("list-windows")
 async def list_windows(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     session = find_session(context.server, flags.get("t"))
     template = flags.get(
-        "F", "#{window_index}: #{window_name}#{window_flags} (#{window_panes} panes) "
+        "F", "#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) "
         "[#{pane_width}x#{pane_height}] #{window_id}#{?window_active, (active),}"
     )
-    return Result(stdout="".join(
-        expand(template, variables(session, window, context.server)) + "\n"
-        for window in session.windows
-    ))
+    lines = []
+    for window in session.windows:
+        values, scope = format_target(context.server, session, window)
+        lines.append(expand(template, values, scope=scope) + "\n")
+    return Result(stdout="".join(lines))
 
 
 @command("select-window")

@@ -1,0 +1,275 @@
+"""The `#{...}` variables of a session, window and pane, as tmux 3.3a's format_defaults
+fills them for `display -p`, the `-F` of the list commands and the status line.
+
+The status line expands its formats on every redraw, for every window in its list, and
+most of a format asks for a handful of names. So a variable that costs a system call or a
+walk (the foreground program and its cwd from /proc, the layout string, the character
+under the cursor) is worked out only when a format asks for it, once per expansion:
+`FormatVariables` is a mapping whose dearer values are made on first lookup.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import socket
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from pyte import modes as mo
+
+from termhost.mux import layout
+from termhost.mux.model import Session, Window
+from termhost.mux.pane import Pane
+from termhost.mux.printing import escaped
+from termhost.terminal.screen import DECCKM
+
+if TYPE_CHECKING:
+    from termhost.mux.server import Server
+    from termhost.terminal.screen import Screen
+
+__all__ = ["TMUX_VERSION", "FormatVariables", "server_variables", "variables"]
+
+TMUX_VERSION = "3.3a"
+"""The tmux whose language termhost speaks: `#{version}` and `%if` tests compare with it."""
+
+
+class FormatVariables(Mapping[str, str]):
+    """Variables by name, some known at once and some made when first asked for."""
+
+    __slots__ = ("_later", "_values")
+
+    def __init__(self, values: dict[str, str],
+                 later: dict[str, Callable[[], str]] | None = None) -> None:
+        self._values = values
+        self._later = later or {}
+
+    def __getitem__(self, name: str) -> str:
+        try:
+            return self._values[name]
+        except KeyError:
+            make = self._later.pop(name)
+        value = self._values[name] = make()
+        return value
+
+    def get(self, name: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        found = self._values.get(name)
+        if found is not None:
+            return found
+        return self[name] if name in self._later else default
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._values or name in self._later
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._values, *self._later])
+
+    def __len__(self) -> int:
+        return len(self._values) + len(self._later)
+
+    def update(self, values: Mapping[str, str]) -> None:
+        """Set (or override) some variables, as copy mode adds its own."""
+        for name, value in values.items():
+            self._later.pop(name, None)
+            self._values[name] = value
+
+
+def _dead_field(pane: Pane, field: str) -> str:
+    """#{pane_dead_status} / #{pane_dead_signal}: empty while alive or when not that way."""
+    value = getattr(pane.exit_status, field, None)
+    return "" if value is None else str(value)
+
+
+def _character_at(screen: Screen, x: int, y: int) -> str:
+    """#{cursor_character}: the glyph under the cursor (a blank cell is a space)."""
+    line = screen.buffer.get(y)
+    if line is None or x >= screen.columns:
+        return " "
+    return line[x].data or " "
+
+
+_STARTED = time.time()
+"""When the server (the process this runs in) started: #{start_time}."""
+
+_NO_SAVED_CURSOR = str(2**32 - 1)
+"""tmux's alternate_saved_x/y outside the alternate screen (UINT_MAX)."""
+
+_MOUSE_FLAGS = (("mouse_standard_flag", 1000), ("mouse_button_flag", 1002),
+                ("mouse_all_flag", 1003))
+_MOUSE_ENCODING_FLAGS = (("mouse_utf8_flag", 1005), ("mouse_sgr_flag", 1006))
+
+
+def _user() -> str:
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return ""
+
+
+def _alerts(session: Session) -> str:
+    """#{session_alerts}: each window with an alert, its index and `#` / `!`."""
+    return ",".join(f"{window.index}{'#' if window.activity else ''}{'!' if window.bell else ''}"
+                    for window in session.windows if window.activity or window.bell)
+
+
+def _stack_index(session: Session, window: Window) -> str:
+    """#{window_stack_index}: where the window is in the session's last-window stack."""
+    stack = [w for w in (session.active_window, session.last) if w is not None]
+    return str(stack.index(window)) if window in stack else "0"
+
+
+def server_variables(server: Server | None) -> dict[str, str]:
+    """What any format knows, with or without a session: the server's own variables."""
+    host = socket.gethostname()
+    sessions = server.sessions.values() if server is not None else ()
+    return {
+        "pid": str(os.getpid()),
+        "socket_path": str(server.path) if server is not None else "",
+        "host": host,
+        "host_short": host.split(".", 1)[0],
+        "version": TMUX_VERSION,
+        "start_time": str(int(_STARTED)),
+        "uid": str(os.getuid()),
+        "user": _user(),
+        "next_session_id": f"${max((s.id for s in sessions), default=-1) + 1}",
+    }
+
+
+def variables(
+    session: Session,
+    window: Window | None = None,
+    server: Server | None = None,
+    pane: Pane | None = None,
+) -> FormatVariables:
+    """The `#{...}` variables for a session, a window (the current) and a pane (its active)."""
+    window = window or session.active_window
+    pane = pane or window.active
+    cell = window.cell_of(pane)
+    screen = pane.terminal.screen
+    clients = server.clients if server is not None else []
+    attached = [client for client in clients if client.session is session]
+    showing = [client for client in clients
+               if client.session is not None and client.session.active_window is window]
+    values = server_variables(server)
+    host = values["host"]
+    left, top = window.layout.x, window.layout.y
+    saved = screen.saved_alternate_cursor
+    values.update({
+        "session_name": session.name,
+        "session_id": f"${session.id}",
+        "session_windows": str(len(session.windows)),
+        "session_created": str(int(session.created)),
+        "session_attached": str(len(attached)),
+        "session_path": session.path,
+        "session_activity": str(int(session.created)),
+        "session_alerts": _alerts(session),
+        "session_attached_list": ",".join(client.tty for client in attached),
+        "session_many_attached": "1" if len(attached) > 1 else "0",
+        "session_grouped": "0",
+        "session_marked": "0",
+        "session_format": "0",
+        "session_stack": ",".join(str(w.index) for w in (session.active_window, session.last)
+                                  if w is not None),
+        "active_window_index": str(session.active_window.index),
+        "last_window_index": str(max(w.index for w in session.windows)),  # the highest
+        "window_index": str(window.index),
+        "window_id": f"@{window.id}",
+        "window_active": "1" if window is session.active_window else "0",
+        "window_panes": str(len(window.panes)),
+        "window_flags": session.window_flags(window).replace("#", "##"),
+        "window_raw_flags": session.window_flags(window),
+        "window_format": "0",
+        "window_activity": str(int(session.created)),
+        "window_active_clients": str(len(showing)),
+        "window_active_clients_list": ",".join(client.tty for client in showing),
+        "window_active_sessions": "1" if window is session.active_window else "0",
+        "window_active_sessions_list": session.name if window is session.active_window else "",
+        "window_linked": "0",
+        "window_linked_sessions": "1",
+        "window_linked_sessions_list": session.name,
+        "window_stack_index": _stack_index(session, window),
+        "window_cell_width": "16",
+        "window_cell_height": "32",
+        "window_zoomed_flag": "1" if window.zoomed else "0",
+        "window_last_flag": "1" if window is session.last else "0",
+        "window_bell_flag": "1" if window.bell else "0",
+        "window_activity_flag": "1" if window.activity else "0",
+        "window_silence_flag": "0",
+        "window_marked_flag": "0",
+        "window_start_flag": "1" if window is session.windows[0] else "0",
+        "window_end_flag": "1" if window is session.windows[-1] else "0",
+        "window_width": str(window.layout.width),
+        "window_height": str(window.layout.height),
+        "pane_index": str(window.panes.index(pane)),
+        "pane_id": pane.name,
+        "pane_pid": str(pane.pid),
+        "pane_active": "1" if pane is window.active else "0",
+        "pane_left": str(cell.x),
+        "pane_top": str(cell.y),
+        "pane_right": str(cell.x + cell.width - 1),
+        "pane_bottom": str(cell.y + cell.height - 1),
+        "pane_dead": "1" if pane.dead else "0",
+        "pane_dead_status": _dead_field(pane, "code"),
+        "pane_dead_signal": _dead_field(pane, "signal"),
+        "pane_dead_time": "",
+        "pane_format": "1",
+        "pane_at_left": "1" if cell.x == left else "0",
+        "pane_at_top": "1" if cell.y == top else "0",
+        "pane_at_right": "1" if cell.x + cell.width == left + window.layout.width else "0",
+        "pane_at_bottom": "1" if cell.y + cell.height == top + window.layout.height else "0",
+        "pane_last": "1" if pane is window.last else "0",
+        "pane_marked": "0",
+        "pane_marked_set": "0",
+        "pane_input_off": "0",
+        "pane_pipe": "0",
+        "pane_path": "",
+        "pane_search_string": "",
+        "pane_fg": "default",
+        "pane_bg": "default",
+        "pane_synchronized": "1" if server is not None and server.window_option(
+            window, "synchronize-panes") == "on" else "0",
+        "pane_tabs": ",".join(str(stop) for stop in sorted(screen.tabstops)),
+        "scroll_region_upper": str(screen.region.top),
+        "scroll_region_lower": str(screen.region.bottom),
+        "alternate_saved_x": str(saved[0]) if saved is not None else _NO_SAVED_CURSOR,
+        "alternate_saved_y": str(saved[1]) if saved is not None else _NO_SAVED_CURSOR,
+        "insert_flag": "1" if mo.IRM in screen.mode else "0",
+        "keypad_cursor_flag": "1" if DECCKM in screen.mode else "0",
+        "keypad_flag": "1" if screen.application_keypad else "0",
+        "origin_flag": "1" if mo.DECOM in screen.mode else "0",
+        "wrap_flag": "1" if screen.autowrap else "0",
+        **{name: "1" if screen.mouse_tracking == mode else "0" for name, mode in _MOUSE_FLAGS},
+        "mouse_any_flag": "1" if screen.mouse_tracking else "0",
+        **{name: "1" if screen.mouse_encoding == mode else "0"
+           for name, mode in _MOUSE_ENCODING_FLAGS},
+        "pane_title": screen.title or host,
+        "pane_tty": pane.tty,
+        "pane_width": str(pane.terminal.cols),
+        "pane_height": str(pane.terminal.rows),
+        "cursor_x": str(screen.cursor.x),
+        "cursor_y": str(screen.cursor.y),
+        "cursor_flag": "1" if screen.cursor_visible else "0",
+        "snapshot_status": session.snapshot.status if session.snapshot is not None else "",
+        "history_size": str(len(pane.terminal.history)),
+        "history_limit": str(pane.terminal.history.limit),
+        "alternate_on": "1" if screen.alternate_screen else "0",
+        "client_tty": attached[0].tty if attached else "",
+        "pane_in_mode": "0" if pane.mode is None else "1",
+        "pane_mode": "" if pane.mode is None else pane.mode.name,
+    })
+    later: dict[str, Callable[[], str]] = {
+        "window_name": ((lambda: server.window_name(window)) if server is not None
+                        else (lambda: window.name)),
+        "pane_current_command": pane.current_command,
+        "pane_current_path": pane.current_path,
+        "pane_start_command": lambda: " ".join(escaped(word) for word in pane.start_command),
+        "window_layout": lambda: layout.describe(window.layout, lambda p: p.id),
+        "window_visible_layout": lambda: layout.describe(window.layout, lambda p: p.id),
+        "pane_start_path": lambda: pane.start_path or pane.current_path(),
+        "cursor_character": lambda: _character_at(screen, screen.cursor.x, screen.cursor.y),
+    }
+    found = FormatVariables(values, later)
+    if pane.mode is not None:
+        found.update(pane.mode.variables())
+    return found
