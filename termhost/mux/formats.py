@@ -42,7 +42,7 @@ from termhost.mux.libc import (
 )
 
 __all__ = ["SHORT_ALIASES", "FormatScope", "LoopItem", "LoopKind", "NameKind", "expand",
-           "search_lines"]
+           "format_true", "search_lines"]
 
 Variables = Mapping[str, str]
 Trace = Callable[[str], None]
@@ -136,8 +136,8 @@ _SIMPLE_FLAGS = {"l": _LITERAL, "a": _CHARACTER, "b": _BASENAME, "c": _COLOUR,
                  "d": _DIRNAME, "n": _LENGTH, "w": _WIDTH, "E": _EXPAND, "T": _EXPANDTIME,
                  "S": _SESSIONS, "W": _WINDOWS, "P": _PANES}
 _COMPARISONS: dict[str, Callable[[str, str], bool]] = {
-    "||": lambda a, b: _true(a) or _true(b),
-    "&&": lambda a, b: _true(a) and _true(b),
+    "||": lambda a, b: format_true(a) or format_true(b),
+    "&&": lambda a, b: format_true(a) and format_true(b),
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
     "<": lambda a, b: a < b,
@@ -250,8 +250,11 @@ def search_lines(lines: Iterable[str], pattern: str, *, regex: bool, ignore_case
     return 0
 
 
-def _true(value: str) -> bool:
+def format_true(value: str) -> bool:
+    """tmux's format_true: an expanded format is true unless empty or `0` (the `-f` of
+    the list commands, `if -F`, `%if`)."""
     return value != "" and value != "0"
+
 
 
 def _choose(text: str) -> tuple[str, str] | None:
@@ -695,7 +698,7 @@ class _Expansion:
         if choices is None:
             self.log(f"condition '{condition}' syntax error: {copy[comma + 1:]}")
             return None
-        if _true(found):
+        if format_true(found):
             self.log(f"condition '{condition}' is true")
             return self.expand(choices[0])
         self.log(f"condition '{condition}' is false")

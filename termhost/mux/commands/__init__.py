@@ -11,13 +11,13 @@ Messages and exit statuses follow tmux: `can't find session: X` and 1, usage err
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import variables
-from termhost.mux.formats import expand
+from termhost.mux.formats import FormatScope, expand, format_true
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import VERBS, UsageError, lookup, not_implemented, parse_flags
@@ -207,6 +207,16 @@ def expand_at(server: Server, template: str, target: str | None) -> str:
 
 
 # --- helpers the verbs share -------------------------------------------------------------
+
+
+def listed(flags: dict[str, str], default: str,
+           items: Iterable[tuple[Mapping[str, str], FormatScope | None]]) -> Result:
+    """What a list command prints: a line of -F's format (else `default`) for each item
+    (its variables and scope) that -f's filter, expanded for it, leaves in (format_true)."""
+    template, keep = flags.get("F", default), flags.get("f")
+    lines = [expand(template, values, scope=scope) + "\n" for values, scope in items
+             if keep is None or format_true(expand(keep, values, scope=scope))]
+    return Result(stdout="".join(lines))
 
 
 NEW_PANE_INFO = "#{session_name}:#{window_index}.#{pane_index}"

@@ -6,8 +6,7 @@ from __future__ import annotations
 import os
 
 from termhost.mux.buffers import Buffer, PasteBuffers, sample
-from termhost.mux.commands import CommandError, Context, Result, command, find_pane
-from termhost.mux.formats import expand
+from termhost.mux.commands import CommandError, Context, Result, command, find_pane, listed
 from termhost.terminal.keys import PASTE_END, PASTE_START
 
 _LIST_FORMAT = '#{buffer_name}: #{buffer_size} bytes: "#{buffer_sample}"'
@@ -47,16 +46,12 @@ async def show_buffer(context: Context, flags: dict[str, str], args: list[str]) 
 
 @command("list-buffers")
 async def list_buffers(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    template = flags.get("F", _LIST_FORMAT)
-    return Result(stdout="".join(
-        expand(template, {
-            "buffer_name": buffer.name,
-            "buffer_size": str(len(buffer.data)),
-            "buffer_sample": sample(buffer.data),
-            "buffer_created": str(int(buffer.created)),
-        }) + "\n"
-        for buffer in context.server.buffers.all()
-    ))
+    return listed(flags, _LIST_FORMAT, (({
+        "buffer_name": buffer.name,
+        "buffer_size": str(len(buffer.data)),
+        "buffer_sample": sample(buffer.data),
+        "buffer_created": str(int(buffer.created)),
+    }, None) for buffer in context.server.buffers.all()))
 
 
 @command("delete-buffer")

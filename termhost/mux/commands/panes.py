@@ -18,6 +18,7 @@ from termhost.mux.commands import (
     find_destination,
     find_pane,
     find_session,
+    listed,
     new_object_info,
     size_arg,
 )
@@ -255,8 +256,10 @@ async def respawn_pane(context: Context, flags: dict[str, str], args: list[str])
 
 @command("kill-pane")
 async def kill_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    _, _, pane = find_pane(context.server, flags.get("t"))
-    pane.kill()
+    """The target pane; -a every other pane of its window instead."""
+    _, window, pane = find_pane(context.server, flags.get("t"))
+    for killed in [p for p in window.panes if p is not pane] if "a" in flags else [pane]:
+        killed.kill()
     return Result()
 
 
@@ -266,22 +269,19 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
     the server (tmux prefixes those lines with session:window.)."""
     server = context.server
     if "a" in flags:
-        windows = [(s, w) for s in server.sessions.values() for w in s.windows]
+        windows = [(s, w) for s in sorted(server.sessions.values(), key=lambda s: s.name)
+                   for w in s.windows]
     else:
         session, window, _ = find_pane(server, flags.get("t"))
         windows = [(session, w) for w in session.windows] if "s" in flags else [(session, window)]
     where = "#{session_name}:#{window_index}." if "a" in flags else (
         "#{window_index}." if "s" in flags else "")
-    template = flags.get(
-        "F", where + "#{pane_index}: [#{pane_width}x#{pane_height}] "
+    template = (
+        where + "#{pane_index}: [#{pane_width}x#{pane_height}] "
         "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
     )
-    lines = []
-    for session, window in windows:
-        for pane in window.panes:
-            values, scope = format_target(server, session, window, pane)
-            lines.append(expand(template, values, scope=scope) + "\n")
-    return Result(stdout="".join(lines))
+    return listed(flags, template, (format_target(server, session, window, pane)
+                                    for session, window in windows for pane in window.panes))
 
 
 @command("split-window")

@@ -12,12 +12,14 @@ from termhost.mux.commands import (
     Result,
     command,
     find_session,
+    listed,
     new_object_info,
     one_name,
     size_arg,
 )
-from termhost.mux.format_scope import format_target
-from termhost.mux.formats import expand
+from termhost.mux.format_scope import ServerScope, format_target
+from termhost.mux.format_variables import FormatVariables
+from termhost.mux.model import Session
 from termhost.mux.verbs import flag_values
 
 
@@ -87,19 +89,33 @@ _LIST_FORMAT = (
 
 @command("list-sessions")
 async def list_sessions(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    template = flags.get("F", _LIST_FORMAT)
-    lines = []
-    for session in sorted(context.server.sessions.values(), key=lambda s: s.name):
-        values, scope = format_target(context.server, session)
+    """Every session, by name as tmux keeps them; -F a format, -f a filter."""
+    server = context.server
+
+    def item(session: Session) -> tuple[FormatVariables, ServerScope]:
+        values, scope = format_target(server, session)
         values.update({"session_created_string": time.ctime(session.created)})
-        lines.append(expand(template, values, scope=scope) + "\n")
-    return Result(stdout="".join(lines))
+        return values, scope
+
+    return listed(flags, _LIST_FORMAT, (item(session) for session in sorted(
+        server.sessions.values(), key=lambda s: s.name)))
 
 
 @command("kill-session")
 async def kill_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    session = find_session(context.server, flags.get("t"))
-    context.server.kill_session(session)
+    """The target session; -a every other session instead; -C clears the alerts of its
+    windows and kills nothing."""
+    server = context.server
+    session = find_session(server, flags.get("t"))
+    if "C" in flags:
+        for window in session.windows:
+            window.activity = window.bell = False
+        server.refresh(session)
+    elif "a" in flags:
+        for other in [s for s in server.sessions.values() if s is not session]:
+            server.kill_session(other)
+    else:
+        server.kill_session(session)
     return Result()
 
 

@@ -14,12 +14,12 @@ from termhost.mux.commands import (
     find_destination,
     find_pane,
     find_session,
+    listed,
     new_object_info,
     one_name,
     size_arg,
 )
 from termhost.mux.format_scope import format_target
-from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.verbs import flag_values
 
@@ -85,18 +85,26 @@ def _assignments(values: list[str]) -> dict[str, str]:
     return dict(value.split("=", 1) for value in values if "=" in value)
 
 
+_WINDOW_LINE = ("#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) "
+                "[#{window_width}x#{window_height}] ")
+"""list-windows' line, as tmux 3.3a's (-a puts the session's name before it)."""
+
+
 @command("list-windows")
 async def list_windows(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    session = find_session(context.server, flags.get("t"))
-    template = flags.get(
-        "F", "#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) "
-        "[#{pane_width}x#{pane_height}] #{window_id}#{?window_active, (active),}"
-    )
-    lines = []
-    for window in session.windows:
-        values, scope = format_target(context.server, session, window)
-        lines.append(expand(template, values, scope=scope) + "\n")
-    return Result(stdout="".join(lines))
+    """The target session's windows, -a every session's; -F a format, -f a filter."""
+    server = context.server
+    if "a" in flags:
+        windows = [(s, w) for s in sorted(server.sessions.values(), key=lambda s: s.name)
+                   for w in s.windows]
+        default = "#{session_name}:" + _WINDOW_LINE
+    else:
+        session = find_session(server, flags.get("t"))
+        windows = [(session, window) for window in session.windows]
+        default = (_WINDOW_LINE
+                   + "[layout #{window_layout}] #{window_id}#{?window_active, (active),}")
+    return listed(flags, default, (format_target(server, session, window)
+                                   for session, window in windows))
 
 
 @command("select-window")
@@ -200,8 +208,10 @@ async def move_window(context: Context, flags: dict[str, str], args: list[str]) 
 
 @command("kill-window")
 async def kill_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    _, window, _ = find_pane(context.server, flags.get("t"))
-    context.server.kill_window(window)
+    """The target window; -a every other window of its session instead."""
+    session, window, _ = find_pane(context.server, flags.get("t"))
+    for killed in [w for w in session.windows if w is not window] if "a" in flags else [window]:
+        context.server.kill_window(killed)
     return Result()
 
 
