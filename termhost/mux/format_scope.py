@@ -28,7 +28,7 @@ from termhost.mux.format_variables import FormatVariables, server_variables, var
 from termhost.mux.formats import LoopItem, LoopKind, NameKind, search_lines
 from termhost.mux.model import Session, Window
 from termhost.mux.option_table import TMUX_OPTIONS
-from termhost.mux.options import OptionError, is_user_option
+from termhost.mux.options import OptionError, array_reference, is_user_option
 from termhost.mux.pane import Pane
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class ServerScope:
                            redraw=self.redraw)
 
     def option(self, name: str) -> str | None:
-        base, index = _array_reference(name)
+        base, index = array_reference(name)
         options = self.server.options
         if is_user_option(base):
             if self.window is not None and base in self.window.options:
@@ -216,15 +216,6 @@ class ServerScope:
 
 _TMUX_FLAGS = frozenset(option.name for option in TMUX_OPTIONS if option.kind == "flag")
 """tmux's flag options (`status` is a choice in tmux, on/off in termhost: it reads `on`)."""
-
-
-def _array_reference(name: str) -> tuple[str, int | None]:
-    """`name[N]` as the name and N; a plain name and None."""
-    if name.endswith("]") and "[" in name:
-        base, _, index = name[:-1].partition("[")
-        if index.isdigit():
-            return base, int(index)
-    return name, None
 
 
 def format_target(server: Server, session: Session | None = None,

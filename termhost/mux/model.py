@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from termhost.mux import layout
 from termhost.mux.environment import Environment
+from termhost.mux.hooks import Hooks
 from termhost.mux.layout import Cell
 from termhost.mux.pane import Pane
 
@@ -40,6 +41,8 @@ class Window:
     """The select-layout preset last applied, where next-layout (C-b Space) goes on from."""
     options: dict[str, str] = field(default_factory=dict)
     """Window options set for this window alone (setw without -g): synchronize-panes."""
+    hooks: Hooks = field(default_factory=Hooks)
+    """Hooks set on this window (set-hook -w): over the global ones."""
     automatic_name: bool = True
     """The name follows the active pane's program (automatic-rename), until a name is
     given (new-window -n, rename-window), as in tmux."""
@@ -174,6 +177,8 @@ class Session:
     created: float = field(default_factory=time.time)
     current: Window | None = None
     last: Window | None = None
+    hooks: Hooks = field(default_factory=Hooks)
+    """Hooks set on this session (set-hook without -g): over the global ones."""
     environment: Environment = field(default_factory=Environment)
     """The session environment (set-environment without -g): over the global one, what
     new panes start with; filled through update-environment by the creating client."""

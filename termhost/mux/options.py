@@ -121,6 +121,14 @@ _FLAG_WORDS = {"yes": "on", "1": "on", "no": "off", "0": "off"}
 """What tmux also takes for on and off."""
 
 
+def array_reference(word: str) -> tuple[str, int | None]:
+    """`name` and None, or an array's element `name[N]` as the name and N."""
+    name, bracket, rest = word.partition("[")
+    if bracket and rest.endswith("]") and rest[:-1].isdigit():
+        return name, int(rest[:-1])
+    return word, None
+
+
 def is_user_option(name: str) -> bool:
     """`@name`: a user option, which any value may be given."""
     return name.startswith("@") and len(name) > 1

@@ -28,9 +28,11 @@ from termhost.mux.bindings import KeyTables
 from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, Result, run_command
+from termhost.mux.commands.hooks import fire_hook
 from termhost.mux.copy_mode import CopyMode
 from termhost.mux.environment import Environment, merged
 from termhost.mux.format_scope import FormatJobs
+from termhost.mux.hooks import Hooks
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import split_arguments
 from termhost.mux.model import Session, Window
@@ -99,6 +101,8 @@ class Server:
         self._commands_running = 0
         self.key_tables = KeyTables()
         self.buffers = PasteBuffers()
+        self.hooks = Hooks()
+        """The global hooks (set-hook -g), sessions' and windows' over them."""
         self.format_jobs = FormatJobs()
         """The `#()` commands formats have run, with their output (mux/format_scope.py)."""
         """The prefix bindings, as bind-key and unbind-key left them."""
@@ -334,6 +338,7 @@ class Server:
         session.snapshot.register()
         if self.options.get("snapshots") == "on":
             session.snapshot.start()
+        self.hook("session-created", session)
         return session
 
     async def new_window(
@@ -360,6 +365,7 @@ class Server:
         session.add(window, select=select)
         self._watch(session, window, pane)
         self.refresh(session)
+        self.hook("window-linked", session, window)
         return window
 
     def _watch(self, session: Session, window: Window, pane: Pane) -> None:
@@ -586,12 +592,18 @@ class Server:
         window.fit_panes()
         self.refresh(session)
 
+    def hook(self, name: str, session: Session, window: Window | None = None,
+             pane: Pane | None = None) -> None:
+        """An event happened: its hook runs, in the background (commands/hooks.py)."""
+        fire_hook(Context(self), name, session, window, pane)
+
     def rename_session(self, session: Session, name: str) -> None:
         del self.sessions[session.name]
         session.name = name
         self.sessions[name] = session
         if session.snapshot is not None:
             session.snapshot.rename(name)
+        self.hook("session-renamed", session)
 
     def kill_session(self, session: Session) -> None:
         """Every pane of the session killed; the session goes with its last window."""
@@ -614,7 +626,10 @@ class Server:
         if self._stays_dead(pane):
             pane.show_dead()
             self.refresh(session, layout_changed=False)
+            self.hook("pane-died", session, window, pane)
             return
+        if not pane.killed:
+            self.hook("pane-exited", session, window, pane)
         self._take_out(session, window, pane)
 
     def _take_out(self, session: Session, window: Window, pane: Pane) -> None:
@@ -635,6 +650,9 @@ class Server:
             return
         session.remove(window)
         self.refresh(session)
+        if not session.windows:
+            self.hook("session-closed", session)
+        self.hook("window-unlinked", session, window)
         self._end_if_empty(session)
 
     def _end_if_empty(self, session: Session) -> None:
@@ -758,6 +776,7 @@ class Server:
         client.tty = context.tty
         self.clients.append(client)
         self.client_active(client)
+        self.hook("client-attached", session)
 
         def typed(data: bytes) -> None:
             client.session.note_typing()
@@ -799,6 +818,8 @@ class Server:
                 direct.close()  # before DETACH: the client prints the rest in order
             self.clients.remove(client)
             self.fit_session(client.session)
+            if client.session.windows:
+                self.hook("client-detached", client.session)
         writer.write(encode_frame(FrameType.DETACH, client.detach_reason.encode()))
         writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
         await writer.drain()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import variables
 from termhost.mux.formats import FormatScope, expand, format_true
+from termhost.mux.hooks import AFTER_COMMANDS
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import VERBS, UsageError, lookup, not_implemented, parse_flags
@@ -66,6 +67,10 @@ class Context:
     """The pane a command-line client runs in ($TERMHOST_PANE): a verb of panes (windows)
     given no -t targets it (its window) rather than the session's active pane (window),
     as tmux reads $TMUX_PANE."""
+    no_hooks: bool = False
+    """A hook's command: what it runs fires no hooks (tmux's CMDQ_STATE_NOHOOKS)."""
+    formats: Mapping[str, str] = field(default_factory=dict)
+    """Variables its formats have besides the target's (a hook's #{hook}, ...)."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -107,9 +112,31 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"
-        return await run(context, flags, arguments)
+        result = await run(context, flags, arguments)
+        if result.status == 0 and verb.name in AFTER_COMMANDS and not context.no_hooks:
+            result = await _after_hook(context, verb.name, flags, result)
+        return result
     except CommandError as error:
         return Result(stderr=f"{error}\n", status=1)
+
+
+async def _after_hook(context: Context, name: str, flags: dict[str, str],
+                      result: Result) -> Result:
+    """The command's `after-` hook, for its target (none before a session exists); what
+    the hook prints follows the command's output."""
+    from termhost.mux.commands.hooks import run_hook
+
+    server = context.server
+    if not server.sessions:
+        return result
+    try:
+        session, window, pane = find_pane(server, flags.get("t"))
+    except CommandError:  # the target went (kill-pane): the current session's
+        session = find_session(server, None)
+        window, pane = session.active_window, None
+    hooked = await run_hook(context, f"after-{name}", session, window, pane)
+    return Result(stdout=result.stdout + hooked.stdout, stderr=result.stderr + hooked.stderr,
+                  status=result.status, attach=result.attach)
 
 
 # --- targets and formats ---------------------------------------------------------------
@@ -194,15 +221,18 @@ def _find_window(session: Session, spec: str) -> Window:
     raise CommandError(f"can't find window: {spec}")
 
 
-def expand_at(server: Server, template: str, target: str | None) -> str:
+def expand_at(context: Context, template: str, target: str | None) -> str:
     """`template` expanded for the pane `target` (else the current one), as -F values,
     if-shell and run-shell expand; for the server alone before a session exists (a
-    configuration file read at start)."""
+    configuration file read at start). A hook's variables come too."""
+    server = context.server
     if not server.sessions:
         values, scope = format_target(server)
     else:
         session, window, pane = find_pane(server, target)
         values, scope = format_target(server, session, window, pane)
+    if context.formats:
+        values.update(context.formats)
     return expand(template, values, scope=scope)
 
 
@@ -252,6 +282,7 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     buffers,
     clients,
     environment,
+    hooks,
     keys,
     layouts,
     panes,
@@ -263,5 +294,5 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["buffers", "clients", "environment", "keys", "layouts", "panes", "recording",
+__all__ += ["buffers", "clients", "environment", "hooks", "keys", "layouts", "panes", "recording",
             "scripts", "sessions", "settings", "snapshots", "windows"]

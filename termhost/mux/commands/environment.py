@@ -48,7 +48,7 @@ async def set_environment(context: Context, flags: dict[str, str], args: list[st
     if value is None:
         raise CommandError("no value specified")
     if "F" in flags:
-        value = expand_at(context.server, value, flags.get("t"))
+        value = expand_at(context, value, flags.get("t"))
     environment.set(name, value, hidden="h" in flags)
     return Result()
 

@@ -54,7 +54,7 @@ async def if_shell(context: Context, flags: dict[str, str], args: list[str]) -> 
     """Run the first command if the shell command succeeds (-F: if the format is true),
     else the second if given; -b does not wait. Formats in the shell command expand
     first, as tmux's do."""
-    condition = expand_at(context.server, args[0], flags.get("t"))
+    condition = expand_at(context, args[0], flags.get("t"))
 
     async def decide() -> Result:
         if "F" in flags:
@@ -83,7 +83,7 @@ async def run_shell_command(context: Context, flags: dict[str, str], args: list[
             seconds = float(delay)
         except ValueError:
             raise CommandError(f"invalid delay time: {delay}") from None
-    text = expand_at(context.server, args[0], flags.get("t")) if args else ""
+    text = expand_at(context, args[0], flags.get("t")) if args else ""
 
     async def run() -> Result:
         if delay is not None:

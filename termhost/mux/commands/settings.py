@@ -17,7 +17,7 @@ from termhost.mux.commands import (
     find_pane,
 )
 from termhost.mux.model import Window
-from termhost.mux.options import OptionError, UnknownOption, is_user_option
+from termhost.mux.options import OptionError, UnknownOption, array_reference, is_user_option
 from termhost.mux.printing import escaped
 
 
@@ -26,7 +26,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
     """-u unsets, -o refuses an option already set, -a appends to a string, -F expands
     formats in the value, -q says nothing of an unknown option; a flag given no value
     toggles."""
-    name, index = _reference(args[0])
+    name, index = array_reference(args[0])
     options = context.server.options
     unset = "u" in flags or "U" in flags
     if len(args) < 2 and not unset and (is_user_option(name) or _is_string(context, name)):
@@ -38,7 +38,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
             current = window.options.get(name) if window is not None else None
             value = "off" if (current or options.get(name)) == "on" else "on"
         if "F" in flags:
-            value = expand_at(context.server, value, flags.get("t"))
+            value = expand_at(context, value, flags.get("t"))
         if "o" in flags and (name in window.options if window is not None
                              else options.is_set(name)):
             raise CommandError(f"already set: {name}")
@@ -84,7 +84,7 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
     shown: list[tuple[str, str | None]]
     try:
         if args:
-            name, index = _reference(args[0])
+            name, index = array_reference(args[0])
             window = _local_window(context, name, flags, creating=False)
             if window is not None and name in window.options:
                 shown = [(name, window.options[name])]
@@ -103,14 +103,6 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
     if "v" not in flags:  # an empty array: its name alone
         lines += [name for name, value in shown if value is None]
     return Result(stdout="".join(line + "\n" for line in lines))
-
-
-def _reference(word: str) -> tuple[str, int | None]:
-    """`name` or an array's element `name[N]`."""
-    name, bracket, rest = word.partition("[")
-    if bracket and rest.endswith("]") and rest[:-1].isdigit():
-        return name, int(rest[:-1])
-    return word, None
 
 
 def _local_window(context: Context, name: str, flags: dict[str, str], *,
@@ -142,4 +134,4 @@ def _is_string(context: Context, name: str) -> bool:
 
 def _printed(context: Context, name: str, value: str) -> str:
     """A string option's value escaped as tmux escapes it (args_escape); others as is."""
-    return escaped(value) if _is_string(context, _reference(name)[0]) else value
+    return escaped(value) if _is_string(context, array_reference(name)[0]) else value

@@ -247,4 +247,5 @@ async def rename_window(context: Context, flags: dict[str, str], args: list[str]
     window.name = one_name(args, "rename-window")
     window.automatic_name = False  # a name given stays, as tmux turns automatic-rename off
     context.server.refresh(session)
+    context.server.hook("window-renamed", session, window)
     return Result()
