@@ -156,23 +156,46 @@ def _widths(canvas: _Canvas) -> dict[_Part, int]:
         _Part.LEFT, _Part.CENTRE, _Part.RIGHT, _Part.LIST, _Part.AFTER)}
 
 
-def _no_list_left(canvas: _Canvas, into: _Part, after: int, available: int) -> None:
-    """The list was trimmed away: what came after it joins the part it was aligned
-    with, and the line is drawn as if it had none."""
-    canvas.parts[into] = canvas.parts[into] + canvas.parts[_Part.AFTER][:after]
-    _draw_none(canvas, available)
+_TRIM_LIST_SIDE = (_Part.CENTRE, _Part.LIST, _Part.RIGHT, _Part.AFTER, _Part.LEFT)
+_TRIM_LIST_CENTRE = (_Part.LIST, _Part.AFTER, _Part.CENTRE, _Part.RIGHT, _Part.LEFT)
+"""The order tmux trims the parts in, first to last, with the list on a side (left or
+right) and in the centre."""
+
+
+class _Fitted(NamedTuple):
+    """The widths of the parts a list's line is drawn from, trimmed to fit."""
+
+    left: int
+    centre: int
+    right: int
+    listed: int
+    after: int
+
+
+def _fit_with_list(canvas: _Canvas, order: tuple[_Part, ...], into: _Part,
+                   available: int) -> _Fitted | None:
+    """The first steps format_draw_left, _centre and _right share: the parts trimmed in
+    `order` until they fit, and the left part drawn. None when the list was trimmed
+    away: what came after it then joins `into`, the part it was aligned with, and the
+    line is drawn as if it had no list."""
+    width = _widths(canvas)
+    _trim(width, order, available)
+    fitted = _Fitted(width[_Part.LEFT], width[_Part.CENTRE], width[_Part.RIGHT],
+                     width[_Part.LIST], width[_Part.AFTER])
+    if fitted.listed == 0:
+        canvas.parts[into] = canvas.parts[into] + canvas.parts[_Part.AFTER][:fitted.after]
+        _draw_none(canvas, available)
+        return None
+    canvas.put(_Part.LEFT, 0, 0, fitted.left)
+    return fitted
 
 
 def _draw_left(canvas: _Canvas, available: int, focus: tuple[int, int] | None) -> None:
     """format_draw_left: the list after the left part."""
-    width = _widths(canvas)
-    _trim(width, (_Part.CENTRE, _Part.LIST, _Part.RIGHT, _Part.AFTER, _Part.LEFT), available)
-    left, centre, right = width[_Part.LEFT], width[_Part.CENTRE], width[_Part.RIGHT]
-    listed, after = width[_Part.LIST], width[_Part.AFTER]
-    if listed == 0:
-        _no_list_left(canvas, _Part.LEFT, after, available)
+    fitted = _fit_with_list(canvas, _TRIM_LIST_SIDE, _Part.LEFT, available)
+    if fitted is None:
         return
-    canvas.put(_Part.LEFT, 0, 0, left)
+    left, centre, right, listed, after = fitted
     canvas.put(_Part.RIGHT, available - right, len(canvas.parts[_Part.RIGHT]) - right, right)
     canvas.put(_Part.AFTER, left + listed, 0, after)
     middle = left + listed + after
@@ -184,14 +207,10 @@ def _draw_left(canvas: _Canvas, available: int, focus: tuple[int, int] | None) -
 
 def _draw_centre(canvas: _Canvas, available: int, focus: tuple[int, int] | None) -> None:
     """format_draw_centre: the list in the middle, between left and right."""
-    width = _widths(canvas)
-    _trim(width, (_Part.LIST, _Part.AFTER, _Part.CENTRE, _Part.RIGHT, _Part.LEFT), available)
-    left, centre, right = width[_Part.LEFT], width[_Part.CENTRE], width[_Part.RIGHT]
-    listed, after = width[_Part.LIST], width[_Part.AFTER]
-    if listed == 0:
-        _no_list_left(canvas, _Part.CENTRE, after, available)
+    fitted = _fit_with_list(canvas, _TRIM_LIST_CENTRE, _Part.CENTRE, available)
+    if fitted is None:
         return
-    canvas.put(_Part.LEFT, 0, 0, left)
+    left, centre, right, listed, after = fitted
     canvas.put(_Part.RIGHT, available - right, len(canvas.parts[_Part.RIGHT]) - right, right)
     middle = left + ((available - right) - left) // 2
     canvas.put(_Part.CENTRE, middle - listed // 2 - centre, 0, centre)
@@ -203,14 +222,10 @@ def _draw_centre(canvas: _Canvas, available: int, focus: tuple[int, int] | None)
 
 def _draw_right(canvas: _Canvas, available: int, focus: tuple[int, int] | None) -> None:
     """format_draw_right: the list after the right part, at the end of the line."""
-    width = _widths(canvas)
-    _trim(width, (_Part.CENTRE, _Part.LIST, _Part.RIGHT, _Part.AFTER, _Part.LEFT), available)
-    left, centre, right = width[_Part.LEFT], width[_Part.CENTRE], width[_Part.RIGHT]
-    listed, after = width[_Part.LIST], width[_Part.AFTER]
-    if listed == 0:
-        _no_list_left(canvas, _Part.RIGHT, after, available)
+    fitted = _fit_with_list(canvas, _TRIM_LIST_SIDE, _Part.RIGHT, available)
+    if fitted is None:
         return
-    canvas.put(_Part.LEFT, 0, 0, left)
+    left, centre, right, listed, after = fitted
     canvas.put(_Part.AFTER, available - after, len(canvas.parts[_Part.AFTER]) - after, after)
     canvas.put(_Part.RIGHT, available - right - listed - after, 0, right)
     end = available - right - listed - after
