@@ -15,7 +15,7 @@ import pwd
 import socket
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pyte import modes as mo
 
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from termhost.mux.server import Server
     from termhost.terminal.screen import Screen
 
-__all__ = ["TMUX_VERSION", "FormatVariables", "server_variables", "variables"]
+__all__ = ["TMUX_VERSION", "FormatClient", "FormatVariables", "client_variables",
+           "server_variables", "variables"]
 
 TMUX_VERSION = "3.3a"
 """The tmux whose language termhost speaks: `#{version}` and `%if` tests compare with it."""
@@ -73,6 +74,65 @@ class FormatVariables(Mapping[str, str]):
         for name, value in values.items():
             self._later.pop(name, None)
             self._values[name] = value
+
+
+class _Size(Protocol):
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> int: ...
+
+
+class FormatClient(Protocol):
+    """What the `#{client_*}` variables read of an attached client (ui/app.py's)."""
+
+    tty: str
+    term: str
+    pid: int
+    uid: int
+    created: float
+    activity: float
+    session: Session
+    last_session: Session | None
+
+    @property
+    def size(self) -> _Size: ...
+
+    @property
+    def key_table(self) -> str: ...
+
+
+def client_variables(client: FormatClient) -> dict[str, str]:
+    """An attached client's variables, as tmux's format_defaults_client: its terminal
+    (the whole of it, the status line's row included), session and key table."""
+    try:
+        user = pwd.getpwuid(client.uid).pw_name
+    except KeyError:
+        user = ""
+    table = client.key_table
+    return {
+        "client_name": client.tty,
+        "client_tty": client.tty,
+        "client_session": client.session.name,
+        "client_last_session": client.last_session.name if client.last_session else "",
+        "client_width": str(client.size.columns),
+        "client_height": str(client.size.rows),
+        "client_termname": client.term,
+        "client_termtype": "",
+        "client_flags": "attached,focused,UTF-8",
+        "client_utf8": "1",
+        "client_readonly": "0",
+        "client_control_mode": "0",
+        "client_prefix": "1" if table == "prefix" else "0",
+        "client_key_table": table,
+        "client_pid": str(client.pid),
+        "client_uid": str(client.uid),
+        "client_user": user,
+        "client_created": str(int(client.created)),
+        "client_activity": str(int(client.activity)),
+        "client_cell_width": "16",
+        "client_cell_height": "32",
+    }
 
 
 def _dead_field(pane: Pane, field: str) -> str:
@@ -254,7 +314,6 @@ def variables(
         "history_size": str(len(pane.terminal.history)),
         "history_limit": str(pane.terminal.history.limit),
         "alternate_on": "1" if screen.alternate_screen else "0",
-        "client_tty": attached[0].tty if attached else "",
         "pane_in_mode": "0" if pane.mode is None else "1",
         "pane_mode": "" if pane.mode is None else pane.mode.name,
     })

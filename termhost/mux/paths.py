@@ -30,6 +30,7 @@ __all__ = [
     "ensure_socket_dir",
     "pane_variable",
     "peer_allowed",
+    "peer_credentials",
     "peer_uid",
     "socket_dir",
     "socket_path",
@@ -157,14 +158,19 @@ def check_socket_dir(directory: Path) -> None:
         )
 
 
+def peer_credentials(sock: socket.socket) -> tuple[int, int]:
+    """The pid and uid of the process at the other end of a Unix socket (SO_PEERCRED)."""
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _UCRED.size)
+    pid, uid, _gid = _UCRED.unpack(creds)
+    return int(pid), int(uid)
+
+
 def peer_uid(sock: socket.socket) -> int:
     """The uid of the process at the other end of a connected AF_UNIX socket.
 
     The kernel records it at connect() (or socketpair()), so the peer cannot lie about it.
     """
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _UCRED.size)
-    _pid, uid, _gid = _UCRED.unpack(creds)
-    return int(uid)
+    return peer_credentials(sock)[1]
 
 
 def peer_allowed(sock: socket.socket) -> bool:

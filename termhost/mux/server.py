@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import sys
+import time
 import traceback
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
@@ -46,6 +47,7 @@ from termhost.mux.paths import (
     bind_server_socket,
     pane_variable,
     peer_allowed,
+    peer_credentials,
 )
 from termhost.mux.protocol import (
     FORCE_256_VARIABLE,
@@ -206,12 +208,6 @@ class Server:
         """The environment new panes of `session` start with: the global and session
         environments merged, as tmux's (mux/environment.py)."""
         return merged(self.environment, session.environment)
-
-    def detach_clients(self, session: Session | None = None) -> None:
-        """detach-client: the clients of `session` (of every session when None)."""
-        for client in list(self.clients):
-            if session is None or client.session is session:
-                client.detach()
 
     def refresh(
         self, session: Session, *, layout_changed: bool = True, pane: Pane | None = None
@@ -774,12 +770,16 @@ class Server:
         client = AttachedClient(self, session, send, Size(rows=rows, columns=cols),
                                 env=context.env, force_256=context.force_256)
         client.tty = context.tty
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            client.pid, client.uid = peer_credentials(sock)
         self.clients.append(client)
         self.client_active(client)
         self.hook("client-attached", session)
 
         def typed(data: bytes) -> None:
             client.session.note_typing()
+            client.activity = time.time()
             if self.clients[0] is not client:
                 self.client_active(client)
             try:

@@ -90,13 +90,13 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("delete-buffer", ("deleteb",), "b:", 0, 0, "[-b buffer-name]"),
         Verb("detach-client", ("detach",), "aE:s:t:P", 0, 0,
              "[-aP] [-E shell-command] [-s target-session] [-t target-client]",
-             unsupported="aEPt"),
+             unsupported="EP"),
         Verb("display-menu", ("menu",), "c:t:OT:x:y:", 1, -1,
              "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] "
              "[-y position] name key command ..."),
         Verb("display-message", ("display",), "ac:d:INpt:F:v", 0, 1,
              "[-aINpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]",
-             unsupported="cdIN"),
+             unsupported="IN"),
         Verb("display-popup", ("popup",), "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", 0, -1,
              "[-BCE] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] "
              "[-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] "

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import codecs
 import functools
+import os
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
@@ -205,6 +207,11 @@ class AttachedClient:
         self.size = size
         self.tty = ""
         """The client's terminal (#{client_tty})."""
+        self.pid = 0
+        self.uid = os.getuid()
+        """The client process's pid and uid (#{client_pid}), from its connection."""
+        self.created = self.activity = time.time()
+        """When it attached, and last typed (#{client_created}, #{client_activity})."""
         self._view: TextView | None = None
         """Shown in place of the window while open (C-b ?)."""
         self._tree: ChooseTree | None = None
@@ -274,6 +281,11 @@ class AttachedClient:
         finally:
             self._input_cm.__exit__(None, None, None)
 
+    @property
+    def key_table(self) -> str:
+        """The key table its next key is looked up in (#{client_key_table})."""
+        return "prefix" if self._prefixed else "root"
+
     def feed(self, data: bytes) -> None:
         """Keystrokes from the client's terminal, parsed (prompt_toolkit's VT100 parser)
         and dispatched now. Not through the Application's input and key processor: a
@@ -281,6 +293,7 @@ class AttachedClient:
         text = self._decoder.decode(data)
         if self._typing_only(text):
             # Plain typing: the parser would hand the pane these very bytes, key by key.
+            self._key_pressed()
             self._type(text.encode("utf-8", "surrogateescape"))
             return
         if "\x1b" in text:  # maybe the start of a sequence: a lone ESC is a key later
@@ -804,12 +817,22 @@ class AttachedClient:
             self._pane_numbers = False
             self.relayout()  # the numbers covered pane cells: repaint them
 
-    def show_message(self, message: str) -> None:
-        """`message` in the status line for display-time, as tmux's display-message."""
+    def show_message(self, message: str, milliseconds: int | None = None) -> None:
+        """`message` in the status line for `milliseconds` (display-time when None; 0:
+        until a key is pressed), as tmux's display-message."""
         self._message = message
-        seconds = self.server.options.number("display-time") / 1000
-        asyncio.get_running_loop().call_later(seconds, self._clear_message, message)
+        if milliseconds is None:
+            milliseconds = self.server.options.number("display-time")
+        if milliseconds:
+            asyncio.get_running_loop().call_later(milliseconds / 1000, self._clear_message,
+                                                  message)
         self._status_changed()
+
+    def _key_pressed(self) -> None:
+        """A key (not a mouse event, nor the terminal's reply to a query) clears the
+        message shown, as tmux's status_message_clear."""
+        if self._message:
+            self._clear_message(self._message)
 
     def _clear_message(self, message: str) -> None:
         if self._message == message:
@@ -828,6 +851,8 @@ class AttachedClient:
             pane.write(encode_paste(press.data, key_modes(pane)))
             return
         name = "Space" if name == " " else name
+        if press.key is not Keys.Vt100MouseEvent:
+            self._key_pressed()
         if press.key is Keys.Vt100MouseEvent:
             event = parse_report(press.data)
             idle = self._prompt is None and self._view is None and self._tree is None

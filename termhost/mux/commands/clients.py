@@ -1,4 +1,4 @@
-"""Verbs that act on attached clients: switch-client, choose-tree.
+"""Verbs of attached clients: list-clients, detach-client, switch-client, choose-tree.
 
 Run from a key binding or the command prompt, they act on the clients of that client's
 session; from a script, on the latest client to attach or type (tmux's "current client").
@@ -7,7 +7,7 @@ With no client attached there is nothing to act on: tmux's `no current client`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from termhost.mux.commands import (
     CommandError,
@@ -16,7 +16,10 @@ from termhost.mux.commands import (
     command,
     find_pane,
     find_session,
+    listed,
 )
+from termhost.mux.format_scope import ServerScope, format_target
+from termhost.mux.format_variables import FormatVariables, client_variables
 
 if TYPE_CHECKING:
     from termhost.ui.app import AttachedClient
@@ -29,6 +32,67 @@ def _clients(context: Context) -> list[AttachedClient]:
     if not clients:
         raise CommandError("no current client")
     return clients if context.session is not None else clients[:1]
+
+
+@overload
+def find_client(context: Context, target: str | None) -> AttachedClient: ...
+@overload
+def find_client(context: Context, target: str | None, *,
+                quiet: bool) -> AttachedClient | None: ...
+def find_client(context: Context, target: str | None, *,
+                quiet: bool = False) -> AttachedClient | None:
+    """-t as a client, as tmux's cmd_find_client: its terminal's path (`/dev/pts/3`, or
+    `pts/3`); the current client when none is given. `quiet` (display-message -c): None
+    rather than `can't find client`."""
+    if target is None:
+        return _clients(context)[0]
+    for client in context.server.clients:
+        if target in (client.tty, client.tty.removeprefix("/dev/")):
+            return client
+    if quiet:
+        return None
+    raise CommandError(f"can't find client: {target}")
+
+
+@command("detach-client")
+async def detach_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The current client, or -t's; -s every client of a session; -a every client but
+    the current (or -t's) one."""
+    server = context.server
+    if "s" in flags:
+        session = find_session(server, flags["s"])
+        leaving = [client for client in server.clients if client.session is session]
+    elif "a" in flags:
+        keep = find_client(context, flags.get("t"))
+        leaving = [client for client in server.clients if client is not keep]
+    else:
+        leaving = [find_client(context, flags.get("t"))]
+    for client in leaving:
+        client.detach()
+    return Result()
+
+
+_LIST_FORMAT = ("#{client_name}: #{session_name} [#{client_width}x#{client_height} "
+                "#{client_termname}]#{?#{!=:#{client_uid},#{uid}}, [user "
+                "#{?client_user,#{client_user},#{client_uid},}],}#{?client_flags, (,}"
+                "#{client_flags}#{?client_flags,),}")
+"""tmux 3.3a's list-clients line."""
+
+
+@command("list-clients")
+async def list_clients(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The attached clients (-t: those of one session), most recent first as tmux's
+    client list; -F a format (the #{client_*} variables and the session's), -f a filter."""
+    server = context.server
+    only = find_session(server, flags["t"]) if "t" in flags else None
+
+    def item(client: AttachedClient) -> tuple[FormatVariables, ServerScope]:
+        values, scope = format_target(server, client.session, owner=client)
+        values.update(client_variables(client))
+        return values, scope
+
+    return listed(flags, _LIST_FORMAT, (item(client) for client in server.clients
+                                        if only is None or client.session is only))
 
 
 @command("switch-client")

@@ -22,7 +22,9 @@ from termhost.mux.commands import (
     new_object_info,
     size_arg,
 )
+from termhost.mux.commands.clients import find_client
 from termhost.mux.format_scope import format_target
+from termhost.mux.format_variables import client_variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
@@ -191,11 +193,26 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     """-p prints the expanded message (-F's format, else the argument); without it, the
     session's attached clients show it in their status line (with none attached, tmux
     shows it nowhere). -a lists every variable as NAME=VALUE; -v also prints, as `#`
-    lines, how the expansion went."""
+    lines, how the expansion went. -c names the client it is for (its #{client_*}, its
+    status line; its session when there is no -t), -d how many milliseconds it stays
+    (0: until a key)."""
     if "F" in flags and args:
         raise CommandError("only one of -F or argument must be given")
-    session, window, pane = find_pane(context.server, flags.get("t"))
-    values, scope = format_target(context.server, session, window, pane)
+    client = find_client(context, flags["c"], quiet=True) if "c" in flags else None
+    delay = None
+    if "d" in flags:
+        if not flags["d"].isdigit():  # strtonum's words, as tmux's args_strtonum
+            raise CommandError("delay invalid")
+        delay = int(flags["d"])
+        if delay > 2**32 - 1:
+            raise CommandError("delay too large")
+    target = flags.get("t")
+    if client is not None and target is None:
+        target = f"${client.session.id}"
+    session, window, pane = find_pane(context.server, target)
+    values, scope = format_target(context.server, session, window, pane, owner=client)
+    if client is not None:
+        values.update(client_variables(client))
     if "a" in flags:
         return Result(stdout="".join(f"{name}={values[name]}\n" for name in sorted(values)))
     template = flags["F"] if "F" in flags else " ".join(args)
@@ -205,9 +222,9 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     shown = "".join(f"# {line}\n" for line in trace)
     if "p" in flags:
         return Result(stdout=shown + message + "\n")
-    for client in context.server.clients:
-        if client.session is session:
-            client.show_message(message)
+    for shown_on in [client] if client is not None else context.server.clients:
+        if client is not None or shown_on.session is session:
+            shown_on.show_message(message, delay)
     return Result(stdout=shown)
 
 

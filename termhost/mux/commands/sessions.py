@@ -65,13 +65,6 @@ async def attach_session(context: Context, flags: dict[str, str], args: list[str
     return Result(attach=session)
 
 
-@command("detach-client")
-async def detach_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    session = find_session(context.server, flags.get("s")) if "s" in flags else None
-    context.server.detach_clients(session)
-    return Result()
-
-
 @command("has-session")
 async def has_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     find_session(context.server, flags.get("t"))
