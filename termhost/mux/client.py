@@ -70,7 +70,9 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     global _FORCE_256
     _FORCE_256 = force_256
     attaching = _attaches(argv)
-    if attaching and not os.isatty(sys.stdin.fileno()):
+    if attaching == "attach-session" and not os.isatty(sys.stdin.fileno()):
+        attaching = None  # a command like another: the server gives its error
+    if attaching == "new-session" and not os.isatty(sys.stdin.fileno()):
         raise ClientError("open terminal failed: not a terminal")  # before starting a server
     if attaching and _nested(path):
         raise ClientError("sessions should be nested with care, unset $TERMHOST to force")
@@ -96,18 +98,20 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
         return _exchange(sock, argv, stdout or sys.stdout.buffer, stderr or sys.stderr.buffer)
 
 
-def _attaches(argv: Sequence[str]) -> bool:
-    """attach-session, and new-session without -d, make this client an attached one."""
+def _attaches(argv: Sequence[str]) -> str | None:
+    """The verb that makes this client an attached one: attach-session, or new-session
+    without -d. (Without a terminal, new-session is refused here, before a server
+    starts; attach-session asks the server, which finds the target first, as tmux.)"""
     from termhost.mux.verbs import UsageError, lookup, parse_flags
 
     verb = lookup(argv[0])
     if verb is None or verb.name not in ("attach-session", "new-session"):
-        return False
+        return None
     try:
         flags, _ = parse_flags(verb, argv[1:])
     except UsageError:
-        return False  # the server reports the usage error
-    return verb.name == "attach-session" or "d" not in flags
+        return None  # the server reports the usage error
+    return verb.name if verb.name == "attach-session" or "d" not in flags else None
 
 
 def _connect(path: Path) -> socket.socket:

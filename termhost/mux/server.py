@@ -312,17 +312,21 @@ class Server:
         cwd: str | None,
         window_name: str | None,
         extra: Mapping[str, str] | None = None,
+        *,
+        update_environment: bool = True,
     ) -> Session:
         """A session with one window running `args` (one string: through `sh -c`). Its
         environment takes update-environment's variables from the creating client's
-        `client_env`, and `extra` (new-session -e)."""
+        `client_env` (unless not `update_environment`: new-session -E), and `extra`
+        (new-session -e)."""
         session_id = self._next("session")
         name = name if name is not None else str(session_id)
         while name in self.sessions:  # an automatic name taken by an explicit one
             name = str(self._next("session"))
         session = Session(session_id, name, cols, rows, path=cwd or os.getcwd())
-        session.environment.update_from(
-            self.options.get("update-environment").split(), client_env)
+        if update_environment:
+            session.environment.update_from(
+                self.options.get("update-environment").split(), client_env)
         for key, value in (extra or {}).items():
             session.environment.set(key, value)
         env = self.environ_of(session)

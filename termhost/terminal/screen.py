@@ -653,16 +653,24 @@ class Screen(pyte.Screen):
         self.lines = lines
         if columns != self.columns and self._alternate is None:
             self._reflow(columns)
+            if columns == 1:  # a wide character fits no row of one column: a blank
+                self._cut_rows(1, 2)
+            self.cursor.x = min(self.cursor.x, columns)  # at most a wrap pending
         elif columns < self.columns:
-            for row in self.buffer.values():
-                for x in range(columns, self.columns):
-                    row.pop(x, None)
-                last = row.get(columns - 1)
-                if last is not None and char_width(last.data[:1]) == 2:
-                    row[columns - 1] = last._replace(data=" ")  # its right half is gone
+            self._cut_rows(columns, self.columns)
             self.wrapped.clear()
             self.cursor.x = min(self.cursor.x, columns - 1)
         self._resized(lines, columns)
+
+    def _cut_rows(self, columns: int, old: int) -> None:
+        """Every row cut to `columns` cells (of `old`); a wide character whose right half
+        went is a blank."""
+        for row in self.buffer.values():
+            for x in range(columns, old):
+                row.pop(x, None)
+            last = row.get(columns - 1)
+            if last is not None and char_width(last.data[:1]) == 2:
+                row[columns - 1] = last._replace(data=" ")  # its right half is gone
 
     def _resized(self, lines: int, columns: int) -> None:
         """As tmux's screen_resize: a change of width sets the tab stops back to every

@@ -50,8 +50,9 @@ class PrefixActions:
             "command-prompt": self.command_prompt,
             "list-keys -N": lambda: client.open_view(
                 client.server.key_tables.list_keys(notes=True)),
-            "new-window": lambda: client.spawn(client.server.new_window(
-                client.session, [], client.env(), None, None, select=True)),
+            "new-window": lambda: client.spawn(client.server.new_window(  # in the session's
+                client.session, [], client.env(), client.session.path or None, None,  # dir
+                select=True)),
             "detach-client": client.detach,
             "last-window": lambda: self._select_window(client.session.last),
             "next-window": lambda: self._step_window(1),
@@ -140,8 +141,9 @@ class PrefixActions:
         client = self.client
         window = client.session.active_window
         client.spawn(client.server.split_window(
-            client.session, window, window.active, [], client.env(), None,
-            horizontal=horizontal, size=None, percentage=None, before=False, select=True,
+            client.session, window, window.active, [], client.env(),
+            client.session.path or None, horizontal=horizontal, size=None, percentage=None,
+            before=False, select=True,
         ))
 
     def _next_pane(self) -> None:

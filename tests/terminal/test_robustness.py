@@ -71,3 +71,12 @@ def test_an_unterminated_dcs_swallows_nothing_after_its_end() -> None:
     t = Terminal(20, 5)
     t.feed(b"\x1bP1$r" + b"z" * 200_000 + b"\x1b\\shown")
     assert t.display[0].rstrip() == "shown"
+
+
+def test_a_wide_character_no_narrower_screen_holds_leaves_the_cursor_at_the_margin() -> None:
+    # found by the property above: 日本 filling a 2-column row, then 1 column wide
+    t = Terminal(2, 1, history_limit=50)
+    t.feed("日本".encode())
+    t.resize(1, 1)
+    assert t.cursor[0] <= t.cols == 1
+    assert t.display == [" "] and all(key < 1 for key in t.screen.buffer[0])

@@ -305,7 +305,9 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
 async def split_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     session, window, pane = find_pane(context.server, flags.get("t"))
     size, percentage = _split_size(flags)
-    cwd = flags.get("c") or context.cwd
+    # tmux's server_client_get_cwd: -c, else a command line's own directory, else (a
+    # key binding, the prompt) the session's
+    cwd = flags.get("c") or context.cwd or session.path or None
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
     env = context.server.environ_of(session)

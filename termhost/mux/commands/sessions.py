@@ -25,6 +25,10 @@ from termhost.mux.verbs import flag_values
 
 @command("new-session")
 async def new_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A session (-s its name, -n its window's, -x/-y its size detached, -c its directory,
+    -e its environment), attached unless -d; -A attaches to the session -s names when
+    there is one already, as attach-session would (-D detaching its other clients, -E
+    leaving its environment as it is)."""
     server = context.server
     if context.depth and not context.size:
         flags = {**flags, "d": ""}  # from a file (start-server -f): detached, as in tmux
@@ -33,6 +37,9 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     name = flags.get("s")
     if name is not None and (not name or ":" in name or "." in name):
         raise CommandError(f"invalid session name: {name}")
+    if "A" in flags and name is not None and name in server.sessions:
+        return _attach(context, server.sessions[name], detach_others="D" in flags,
+                       update="E" not in flags)
     if name is not None and name in server.sessions:
         raise CommandError(f"duplicate session: {name}")
     cols = size_arg(flags.get("x", "80"), "width")
@@ -49,7 +56,8 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     if "d" not in flags and context.size:
         cols, rows = context.size[0], max(1, context.size[1] - 1)  # the status line
     session = await server.new_session(name, cols, rows, args, context.env, cwd,
-                                       flags.get("n"), extra)
+                                       flags.get("n"), extra,
+                                       update_environment="E" not in flags)
     server.show_config_causes(session)
     info = new_object_info(flags, "#{session_name}:", server, session)
     return Result(stdout=info) if "d" in flags else Result(stdout=info, attach=session)
@@ -57,11 +65,31 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
 
 @command("attach-session")
 async def attach_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The client attaches to -t's session: -d detaches its other clients, -E leaves
+    its environment as it is, -c sets the directory its new windows start in."""
+    session = find_session(context.server, flags.get("t"))  # before the terminal, as tmux
+    cwd = flags.get("c")
+    if cwd is not None:
+        if not os.path.isdir(cwd):
+            raise CommandError(f"bad working directory: {cwd}")
+        session.path = cwd  # where its new windows start
+    return _attach(context, session, detach_others="d" in flags, update="E" not in flags)
+
+
+def _attach(context: Context, session: Session, *, detach_others: bool,
+            update: bool) -> Result:
+    """The client attaches to `session`: its environment updated from the client's first
+    (update-environment, unless `update` is off: -E), its other clients detached with
+    `detach_others` (-d)."""
     if not context.size:
         raise CommandError("open terminal failed: not a terminal")
-    session = find_session(context.server, flags.get("t"))
-    session.environment.update_from(  # as tmux updates it from each attaching client
-        context.server.options.get("update-environment").split(), context.env)
+    if update:  # as tmux updates it from each attaching client
+        session.environment.update_from(
+            context.server.options.get("update-environment").split(), context.env)
+    if detach_others:
+        for client in list(context.server.clients):
+            if client.session is session:
+                client.detach()
     return Result(attach=session)
 
 

@@ -47,7 +47,9 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
             if "d" not in flags:
                 _select(context, session, named[0], "")
             return Result()
-    cwd = flags.get("c") or context.cwd
+    # tmux's server_client_get_cwd: -c, else a command line's own directory, else (a
+    # key binding, the prompt) the session's
+    cwd = flags.get("c") or context.cwd or session.path or None
     if cwd is not None and not os.path.isdir(cwd):
         raise CommandError(f"bad working directory: {cwd}")
     select = "d" not in flags
