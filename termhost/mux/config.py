@@ -20,7 +20,6 @@ import re
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from termhost.mux.format_variables import server_variables
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, Unclosed, split_commands
 
@@ -129,7 +128,10 @@ def _condition(rest: str, variables: Mapping[str, str]) -> bool:
     if len(words) > 1:
         raise LexError("%if takes one word, the format")
     # the server's variables: a file written for several tmux versions or hosts takes
-    # the branch for this one (`#{version}`, `#{host}`)
+    # the branch for this one (`#{version}`, `#{host}`). Imported here: the command-line
+    # client imports this module, and the variables' module brings the emulator along.
+    from termhost.mux.format_variables import server_variables
+
     value = expand(words[0], server_variables(None)) if words else ""
     return value not in ("", "0")
 
