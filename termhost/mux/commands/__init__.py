@@ -108,7 +108,7 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
         return Result(stderr=not_implemented(verb) + "\n", status=1)
     try:
         if (context.session is not None and "t" not in flags and "t:" in verb.flags
-                and "t" not in verb.unsupported):
+                and "t" not in verb.unsupported and "-t target-client" not in verb.usage):
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"

@@ -452,8 +452,13 @@ async def rotate_window(context: Context, flags: dict[str, str], args: list[str]
 @command("display-panes")
 async def display_panes(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The pane numbers over the panes of the session's attached clients for -d
-    milliseconds (1000); a digit typed meanwhile selects that pane."""
-    session = find_session(context.server, flags.get("t"))
+    milliseconds (1000); a digit typed meanwhile selects that pane. -t names the client
+    (or, as termhost also takes it, a session); without it, the asking client's."""
+    target = flags.get("t")
+    client = find_client(context, target, quiet=True) if target is not None else None
+    session = (client.session if client is not None
+               else context.session if target is None and context.session is not None
+               else find_session(context.server, target))
     duration = flags.get("d", "1000")
     if not duration.isdigit():
         raise CommandError(f"duration is invalid: {duration}")
