@@ -5,7 +5,8 @@ also looks a name up among the options and the environment, `S:`/`W:`/`P:` loop 
 the server's sessions, windows and panes, `C:` searches a pane, and `#()` runs a shell
 command. `ServerScope` answers those for one target (session, window, pane), as tmux
 3.3a's format tree does; `format_target` gives a target's variables with its scope,
-which is what every command, the status line and the titles expand against.
+which is what every command and the status line expand against (the pane border labels
+and set-titles-string still expand their variables alone).
 
 `#()` jobs (`FormatJobs`) follow tmux's format_job_get: a command starts the first time a
 format asks for it, its last line of output is the value from then on, it is started
