@@ -25,6 +25,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from termhost.mux.environment import Environment, merged
 from termhost.mux.format_variables import FormatVariables, server_variables, variables
 from termhost.mux.formats import LoopItem, LoopKind, NameKind, search_lines
 from termhost.mux.model import Session, Window
@@ -204,8 +205,7 @@ class ServerScope:
 
     def job(self, command: str) -> str:
         env = (self.server.environ_of(self.session) if self.session is not None
-               else {variable.name: variable.value for variable in self.server.environment
-                     if variable.value is not None and not variable.hidden})
+               else merged(self.server.environment, Environment()))
         cwd = (self.session.path if self.session is not None and self.session.path
                else env.get("HOME", "/"))
         return self.server.format_jobs.get(self.owner, command, env=env, cwd=cwd,

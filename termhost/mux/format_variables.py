@@ -10,6 +10,7 @@ under the cursor) is worked out only when a format asks for it, once per expansi
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import socket
@@ -105,10 +106,6 @@ class FormatClient(Protocol):
 def client_variables(client: FormatClient) -> dict[str, str]:
     """An attached client's variables, as tmux's format_defaults_client: its terminal
     (the whole of it, the status line's row included), session and key table."""
-    try:
-        user = pwd.getpwuid(client.uid).pw_name
-    except KeyError:
-        user = ""
     table = client.key_table
     return {
         "client_name": client.tty,
@@ -127,7 +124,7 @@ def client_variables(client: FormatClient) -> dict[str, str]:
         "client_key_table": table,
         "client_pid": str(client.pid),
         "client_uid": str(client.uid),
-        "client_user": user,
+        "client_user": _user(client.uid),
         "client_created": str(int(client.created)),
         "client_activity": str(int(client.activity)),
         "client_cell_width": "16",
@@ -160,9 +157,12 @@ _MOUSE_FLAGS = (("mouse_standard_flag", 1000), ("mouse_button_flag", 1002),
 _MOUSE_ENCODING_FLAGS = (("mouse_utf8_flag", 1005), ("mouse_sgr_flag", 1006))
 
 
-def _user() -> str:
+@functools.cache
+def _user(uid: int) -> str:
+    """A uid's user name (#{user}, #{client_user}); looked up once, not on every format
+    the status line expands."""
     try:
-        return pwd.getpwuid(os.getuid()).pw_name
+        return pwd.getpwuid(uid).pw_name
     except KeyError:
         return ""
 
@@ -191,7 +191,7 @@ def server_variables(server: Server | None) -> dict[str, str]:
         "version": TMUX_VERSION,
         "start_time": str(int(_STARTED)),
         "uid": str(os.getuid()),
-        "user": _user(),
+        "user": _user(os.getuid()),
         "next_session_id": f"${max((s.id for s in sessions), default=-1) + 1}",
     }
 

@@ -72,6 +72,10 @@ class Hooks:
         else:
             self._hooks.get(name, {}).pop(index, None)
 
+    def sets(self, name: str) -> bool:
+        """Whether this scope has hook `name` (set, even with no commands left)."""
+        return name in self._hooks
+
     def commands(self, name: str) -> list[str] | None:
         """The hook's commands in index order; None when this scope does not set it."""
         found = self._hooks.get(name)

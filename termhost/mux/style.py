@@ -21,7 +21,8 @@ from typing import Literal
 from termhost.mux.colour_names import colour_rgb
 from termhost.terminal.cell import Cell
 
-__all__ = ["ATTRIBUTES", "Style", "StyleError", "parse_colour", "parse_style", "style_cell"]
+__all__ = ["ANSI_NAMES", "ATTRIBUTES", "Style", "StyleError", "parse_colour", "parse_style",
+           "style_cell"]
 
 Align = Literal["default", "left", "centre", "right", "absolute-centre"]
 ListPart = Literal["off", "on", "focus", "left-marker", "right-marker"]
@@ -33,7 +34,8 @@ ATTRIBUTES = ("acs", "bright", "dim", "underscore", "blink", "reverse", "hidden"
               "dashed-underscore", "overline")
 """tmux's attribute names (attributes_fromstring), `bold` being another name for bright."""
 
-_ANSI = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
+ANSI_NAMES = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
+"""tmux's names of the eight colours, in SGR order."""
 _DELIMITERS = re.compile(r"[ ,\n]+")
 
 
@@ -67,14 +69,14 @@ def parse_colour(text: str) -> str | None:
         return "default"
     if lowered in ("terminal", "9"):
         return "terminal"
-    if lowered in _ANSI:
+    if lowered in ANSI_NAMES:
         return lowered
     if len(text) == 1 and text in "01234567":
-        return _ANSI[int(text)]
-    if lowered.startswith("bright") and lowered[6:] in _ANSI:
+        return ANSI_NAMES[int(text)]
+    if lowered.startswith("bright") and lowered[6:] in ANSI_NAMES:
         return lowered
     if len(text) == 2 and text[0] == "9" and text[1] in "01234567":
-        return "bright" + _ANSI[int(text[1])]
+        return "bright" + ANSI_NAMES[int(text[1])]
     rgb = colour_rgb(text)
     return None if rgb is None else f"{rgb:06x}"
 

@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from pyte import graphics
 
 from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
+from termhost.terminal.sgr import colour_params
 
 __all__ = ["string_cells"]
 
-_EIGHT = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
-_INDEX = {name: index for index, name in enumerate(_EIGHT)} | {"brown": 3}
 _PALETTE = {}
 for _number in range(255, 15, -1):  # the lowest index wins where the palette repeats
     _PALETTE[graphics.FG_BG_256[_number]] = _number
@@ -47,19 +46,12 @@ def _attributes(cell: Cell) -> frozenset[str]:
 
 
 def _colour(colour: str, base: int) -> tuple[int, ...]:
-    """grid_string_cells_fg/_bg: `base` 30 or 40."""
-    if colour == "default":
-        return (base + 9,)
-    if colour in _INDEX:
-        return (base + _INDEX[colour],)
-    if colour.startswith("bright") and colour[6:] in _INDEX:
-        return (base + 60 + _INDEX[colour[6:]],)
+    """grid_string_cells_fg/_bg: `base` 30 or 40. A palette colour by its index, the
+    rest as the emulator's own SGR writes them (sgr.colour_params), default as 39/49."""
     if colour in _PALETTE:
         return (base + 8, 5, _PALETTE[colour])
-    try:
-        return (base + 8, 2, *(int(colour[i:i + 2], 16) for i in (0, 2, 4)))
-    except ValueError:
-        return (base + 9,)
+    params = colour_params(colour, base) if colour != "default" else []
+    return tuple(int(param) for param in params) if params else (base + 9,)
 
 
 def _code(last: Cell, cell: Cell, escape: str) -> str:

@@ -25,7 +25,7 @@ from termhost.mux.format_scope import Redraw, format_target
 from termhost.mux.formats import expand
 from termhost.mux.model import Session, Window
 from termhost.mux.option_table import TMUX_OPTIONS
-from termhost.mux.style import Style, StyleError, parse_colour, parse_style
+from termhost.mux.style import ANSI_NAMES, Style, StyleError, parse_colour, parse_style
 from termhost.terminal.cell import WIDE_STUB, Cell
 from termhost.ui.colours import PTK_ANSI
 
@@ -74,9 +74,8 @@ _ATTRIBUTES = (("bold", "bold"), ("faint", "dim"), ("italics", "italic"),
                ("strikethrough", "strike"))
 
 
-_TMUX_ANSI = ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
-_NAMED = {**{name: PTK_ANSI[index] for index, name in enumerate(_TMUX_ANSI)},
-          **{"bright" + name: PTK_ANSI[8 + index] for index, name in enumerate(_TMUX_ANSI)}}
+_NAMED = {**{name: PTK_ANSI[index] for index, name in enumerate(ANSI_NAMES)},
+          **{"bright" + name: PTK_ANSI[8 + index] for index, name in enumerate(ANSI_NAMES)}}
 """tmux's names of the sixteen colours as prompt_toolkit's: tmux's `white` is SGR 37,
 which prompt_toolkit calls ansigray (its ansiwhite is 97, tmux's brightwhite)."""
 

@@ -127,14 +127,16 @@ async def _after_hook(context: Context, name: str, flags: dict[str, str],
     from termhost.mux.commands.hooks import run_hook
 
     server = context.server
-    if not server.sessions:
-        return result
+    hook = f"after-{name}"
+    if not server.hooks.sets(hook) and not any(session.hooks.sets(hook)
+                                               for session in server.sessions.values()):
+        return result  # the usual case, and send-keys's hot path: no target to find
     try:
         session, window, pane = find_pane(server, flags.get("t"))
     except CommandError:  # the target went (kill-pane): the current session's
         session = find_session(server, None)
         window, pane = session.active_window, None
-    hooked = await run_hook(context, f"after-{name}", session, window, pane)
+    hooked = await run_hook(context, hook, session, window, pane)
     return Result(stdout=result.stdout + hooked.stdout, stderr=result.stderr + hooked.stderr,
                   status=result.status, attach=result.attach)
 
