@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,7 @@ def look(server: Server, session: Session, pane: Pane) -> Alerts:
     window = _window_of(session, pane)
     if window is None:
         return alerts
+    window.activity_time = time.time()
     hidden = window is not session.current
     if hidden and not window.activity and server.window_option(window, "monitor-activity") == "on":
         window.activity = alerts.flags_changed = True

@@ -89,6 +89,8 @@ PREFIX_TABLE: tuple[Binding, ...] = (
             "Swap the active pane with the pane below"),
     Binding("C-o", "rotate-window",
             "Rotate through the panes"),
+    Binding("C-z", "suspend-client",
+            "Suspend the current client"),
     Binding("M-o", "rotate-window -D",
             "Rotate through the panes in reverse"),
     Binding("q", "display-panes",

@@ -18,7 +18,7 @@ import time
 import tty
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from termhost.mux.paths import ensure_socket_dir, pane_variable, socket_dir
 from termhost.mux.protocol import (
@@ -234,6 +234,16 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
                         # The server reads our terminal from now on (tty_input.py).
                         watched.remove(stdin)
                         sock.sendall(encode_frame(FrameType.TTY_INPUT))
+                    elif frame.type in (FrameType.SUSPEND, FrameType.LOCK):
+                        saved = _leave_terminal(stdin, saved, frame)
+                        back = encode_frame(FrameType.WAKEUP)
+                        if _terminal_size(stdin) != (cols, rows):  # resized meanwhile
+                            cols, rows = _terminal_size(stdin)
+                            back = encode_frame(FrameType.RESIZE, encode_size(cols, rows)) + back
+                        try:
+                            sock.sendall(back)
+                        except OSError:
+                            pass  # the server let go meanwhile: its last frames are to read
                     elif frame.type is FrameType.STDERR:
                         message = frame.payload.decode(errors="replace").strip()
                     elif frame.type is FrameType.DETACH:
@@ -253,6 +263,40 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
     sys.stdout.write(message + "\n")
     sys.stdout.flush()
     return status
+
+
+def _leave_terminal(stdin: int, saved: list[Any], frame: Frame) -> list[Any]:
+    """SUSPEND or LOCK, as tmux's client takes them: the terminal's modes as they were,
+    then this process stopped (SIGTSTP: the shell's job control has the terminal until
+    `fg`) or the lock-command run; then raw again, from the modes the terminal has now
+    (the shell or the command may have changed them), as tmux reads them anew."""
+    termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
+    if frame.type is FrameType.SUSPEND:
+        previous = signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # returns once continued
+        signal.signal(signal.SIGTSTP, previous)
+    else:
+        _system(os.fsdecode(frame.payload))
+    saved = termios.tcgetattr(stdin)
+    tty.setraw(stdin)
+    return saved
+
+
+def _system(command: str) -> None:
+    """`sh -c command` in the foreground, waited for as system(3) does: meanwhile this
+    process ignores SIGINT and SIGQUIT, which the command takes as usual; SIGTSTP is
+    ignored by both, as tmux's client ignores it, so that C-z cannot stop a lock."""
+    kept = (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP)
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in kept}
+    try:
+        pid = os.posix_spawn("/bin/sh", ["sh", "-c", command], os.environ,
+                             setsigdef=(signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE))
+        os.waitpid(pid, 0)
+    except OSError:
+        pass  # as system(3): no shell to run it is as if it ran and exited
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _check_hello(frame: Frame) -> bool:

@@ -23,15 +23,17 @@ from pyte import modes as mo
 from termhost.mux import layout
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
+from termhost.mux.pane_pipe import pipe_of
 from termhost.mux.printing import escaped
 from termhost.terminal.screen import DECCKM
+from termhost.terminal.scrollback import decode_line
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
     from termhost.terminal.screen import Screen
 
-__all__ = ["TMUX_VERSION", "FormatClient", "FormatVariables", "client_variables",
-           "server_variables", "variables"]
+__all__ = ["ABSENT_WHEN_EMPTY", "MODE_FORMATS", "TMUX_VERSION", "FormatClient",
+           "FormatVariables", "client_variables", "server_variables", "variables"]
 
 TMUX_VERSION = "3.3a"
 """The tmux whose language termhost speaks: `#{version}` and `%if` tests compare with it."""
@@ -95,6 +97,7 @@ class FormatClient(Protocol):
     activity: float
     session: Session
     last_session: Session | None
+    suspended: bool
 
     @property
     def size(self) -> _Size: ...
@@ -116,7 +119,8 @@ def client_variables(client: FormatClient) -> dict[str, str]:
         "client_height": str(client.size.rows),
         "client_termname": client.term,
         "client_termtype": "",
-        "client_flags": "attached,focused,UTF-8",
+        "client_flags": ("attached,focused,suspended,UTF-8" if client.suspended
+                         else "attached,focused,UTF-8"),
         "client_utf8": "1",
         "client_readonly": "0",
         "client_control_mode": "0",
@@ -173,6 +177,73 @@ def _alerts(session: Session) -> str:
                     for window in session.windows if window.activity or window.bell)
 
 
+_GRID_LINE_BYTES, _GRID_CELL_BYTES = 32, 5
+"""The sizes of tmux 3.3a's struct grid_line and (packed) grid_cell_entry on a 64-bit
+machine, as #{history_bytes} and #{history_all_bytes} count them."""
+
+
+def _allocated(used: int, width: int) -> int:
+    """How many cells tmux's grid_expand_line gives a line whose last written cell is
+    `used`: a quarter of the width, a half, or all of it, whichever first holds it."""
+    if used == 0:
+        return 0
+    if used < width // 4:
+        return width // 4
+    if used < width // 2:
+        return width // 2
+    return max(used, width)
+
+
+def _history_cells(pane: Pane) -> tuple[int, int]:
+    """How many lines the pane's grid has (history and screen) and how many cells they
+    hold, each line as far as its last non-blank cell, grown as tmux grows it."""
+    terminal = pane.terminal
+    screen = terminal.screen
+    width = screen.columns
+    cells = sum(_allocated(len("".join(c.data for c in decode_line(line)).rstrip()), width)
+                for line in terminal.history.raw())
+    for y in range(screen.lines):
+        row = screen.buffer.get(y)
+        if row:
+            cells += _allocated(len("".join(row[x].data for x in range(width)).rstrip()), width)
+    return len(terminal.history) + screen.lines, cells
+
+
+def _history_bytes(pane: Pane) -> str:
+    """#{history_bytes}: what the pane's grid would take in tmux's memory."""
+    lines, cells = _history_cells(pane)
+    return str(lines * _GRID_LINE_BYTES + cells * _GRID_CELL_BYTES)
+
+
+def _history_all_bytes(pane: Pane) -> str:
+    """#{history_all_bytes}: lines, their bytes, cells, their bytes, extended cells (kept
+    as 0: termhost keeps no separate table of them) and their bytes."""
+    lines, cells = _history_cells(pane)
+    return f"{lines},{lines * _GRID_LINE_BYTES},{cells},{cells * _GRID_CELL_BYTES},0,0"
+
+
+MODE_FORMATS = {
+    "buffer_mode_format": "#{t/p:buffer_created}: #{buffer_sample}",
+    "client_mode_format": "#{t/p:client_activity}: session #{session_name}",
+    "tree_mode_format": (
+        "#{?pane_format,#{?pane_marked,#[reverse],}#{pane_current_command}#{?pane_active,*,}"
+        "#{?pane_marked,M,}#{?#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}},"
+        ": \"#{pane_title}\",},#{?window_format,#{?window_marked_flag,#[reverse],}"
+        "#{window_name}#{window_flags}#{?#{&&:#{==:#{window_panes},1},#{&&:#{pane_title},"
+        "#{!=:#{pane_title},#{host_short}}}},: \"#{pane_title}\",},#{session_windows} windows"
+        "#{?session_grouped, (group #{session_group}: #{session_group_list}),}"
+        "#{?session_attached, (attached),}}}"),
+}
+"""The default line formats of choose-buffer, choose-client and choose-tree, which tmux
+offers as variables."""
+
+ABSENT_WHEN_EMPTY = frozenset({
+    "pane_dead_signal", "pane_dead_status", "pane_dead_time", "pane_mode",
+    "session_attached_list", "window_active_clients_list"})
+"""Variables whose tmux callback gives nothing (not an empty string) when they do not
+apply: `display -a` leaves them out then, as tmux's format_each does."""
+
+
 def _stack_index(session: Session, window: Window) -> str:
     """#{window_stack_index}: where the window is in the session's last-window stack."""
     stack = [w for w in (session.active_window, session.last) if w is not None]
@@ -193,6 +264,8 @@ def server_variables(server: Server | None) -> dict[str, str]:
         "uid": str(os.getuid()),
         "user": _user(os.getuid()),
         "next_session_id": f"${max((s.id for s in sessions), default=-1) + 1}",
+        "config_files": ",".join(server.config_files) if server is not None else "",
+        **MODE_FORMATS,
     }
 
 
@@ -222,7 +295,8 @@ def variables(
         "session_created": str(int(session.created)),
         "session_attached": str(len(attached)),
         "session_path": session.path,
-        "session_activity": str(int(session.created)),
+        "session_activity": str(int(session.activity_time)),
+        "session_last_attached": str(int(session.last_attached)),
         "session_alerts": _alerts(session),
         "session_attached_list": ",".join(client.tty for client in attached),
         "session_many_attached": "1" if len(attached) > 1 else "0",
@@ -240,7 +314,7 @@ def variables(
         "window_flags": session.window_flags(window).replace("#", "##"),
         "window_raw_flags": session.window_flags(window),
         "window_format": "0",
-        "window_activity": str(int(session.created)),
+        "window_activity": str(int(window.activity_time)),
         "window_active_clients": str(len(showing)),
         "window_active_clients_list": ",".join(client.tty for client in showing),
         "window_active_sessions": "1" if window is session.active_window else "0",
@@ -272,7 +346,7 @@ def variables(
         "pane_dead": "1" if pane.dead else "0",
         "pane_dead_status": _dead_field(pane, "code"),
         "pane_dead_signal": _dead_field(pane, "signal"),
-        "pane_dead_time": "",
+        "pane_dead_time": str(int(pane.died_at)) if pane.died_at is not None else "",
         "pane_format": "1",
         "pane_at_left": "1" if cell.x == left else "0",
         "pane_at_top": "1" if cell.y == top else "0",
@@ -282,7 +356,7 @@ def variables(
         "pane_marked": "0",
         "pane_marked_set": "0",
         "pane_input_off": "0",
-        "pane_pipe": "0",
+        "pane_pipe": "1" if pipe_of(pane) is not None else "0",
         "pane_path": "",
         "pane_search_string": "",
         "pane_fg": "default",
@@ -327,6 +401,8 @@ def variables(
         "window_visible_layout": lambda: layout.describe(window.layout, lambda p: p.id),
         "pane_start_path": lambda: pane.start_path or pane.current_path(),
         "cursor_character": lambda: _character_at(screen, screen.cursor.x, screen.cursor.y),
+        "history_bytes": lambda: _history_bytes(pane),
+        "history_all_bytes": lambda: _history_all_bytes(pane),
     }
     found = FormatVariables(values, later)
     if pane.mode is not None:

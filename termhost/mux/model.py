@@ -48,6 +48,8 @@ class Window:
     given (new-window -n, rename-window), as in tmux."""
     activity: bool = False
     """Output since it was last current (monitor-activity): `#` in the status bar."""
+    activity_time: float = field(default_factory=time.time)
+    """When a pane of it last wrote (#{window_activity}), as tmux's window_update_activity."""
     bell: bool = False
     """A bell since it was last current (monitor-bell): `!` in the status bar."""
     labels: str = "off"
@@ -188,11 +190,16 @@ class Session:
     """Set by resize-window -x/-y: the clients' sizes no longer change it."""
     last_typed: float = -TYPING_WINDOW
     """When a client last typed into the session (time.monotonic())."""
+    activity_time: float = field(default_factory=time.time)
+    """When a client last typed into it, or it was made (#{session_activity})."""
+    last_attached: float = 0.0
+    """When a client last attached to it (#{session_last_attached}; 0 never)."""
     snapshot: SessionSnapshot | None = None
     """The environment its shell builds from its startup files (mux/snapshots.py)."""
 
     def note_typing(self) -> None:
         self.last_typed = time.monotonic()
+        self.activity_time = time.time()
 
     def typed_recently(self) -> bool:
         """Someone typed in the last TYPING_WINDOW seconds: echoes come first."""

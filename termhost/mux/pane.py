@@ -7,8 +7,8 @@ not take yet waits here, never in the event loop. The process is watched through
 pidfd: once it has ended and the PTY is drained the owner is told (`on_close`), and the
 pane goes, or stays marked dead (remain-on-exit, the server's choice).
 
-Taps (`PaneTap`, what `termhost record -t` adds) see the program's bytes as they are read,
-before the emulator, and the pane's resizes and end.
+Taps (`PaneTap`: what `termhost record -t` adds, and pipe-pane's pipes) see the program's
+bytes as they are read, before the emulator, and the pane's resizes and end.
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ class Pane:
         self.killed = False
         """Ended by kill-pane (and friends), not by its process: it never stays dead."""
         self.exit_status: ExitStatus | None = None
+        self.died_at: float | None = None
+        """When the process ended (time.time(), #{pane_dead_time})."""
         self._announced = False
         self.on_close: Callable[[Pane], None] | None = None
         self.on_output: Callable[[Pane], None] | None = None
@@ -194,6 +196,12 @@ class Pane:
         if not self.closed:
             self._input.write(data)
 
+    @property
+    def input_waiting(self) -> int:
+        """Bytes written to the program that its terminal has not taken yet (what a
+        writer that never stops, a pipe-pane -I command, is bounded by)."""
+        return self._input.waiting
+
     def enter_copy_mode(self, *, keys: str) -> CopyMode:
         """copy-mode: the pane's lines frozen under a cursor; a pane already in copy mode
         stays as it is (tmux's copy-mode twice does not start over)."""
@@ -277,6 +285,7 @@ class Pane:
 
     async def _watch(self) -> None:
         self.exit_status = await self.child.wait()
+        self.died_at = time.time()
         if not self.closed:  # all the process wrote before it ended, however much
             self._readable(to_the_end=True)
         self._close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from termhost.mux.verbs import lookup
+from termhost.mux.verbs import UsageError, flag_values, lookup, parse_flags
 
 __all__ = ["Block", "command_line", "command_list", "escaped"]
 
@@ -37,19 +37,43 @@ class Block(str):
 
 def command_line(argv: Sequence[str]) -> str:
     """One command as tmux prints it (a key binding's may hold several, `;` words between
-    them): each verb by its full name, each word escaped, a block in its braces."""
-    words: list[str] = []
-    at_verb = True  # the first word, and the first after a `\\;`
+    them): each verb by its full name, then its flags as tmux's args_print orders them
+    (those without a value together, then each with its value, both in ASCII order),
+    then its arguments; each word escaped, a block in its braces."""
+    commands: list[list[str]] = [[]]
     for word in argv:
-        verb = lookup(word) if at_verb else None
-        if verb is not None:
-            words.append(verb.name)
-        elif isinstance(word, Block):
-            words.append(f"{{ {word} }}" if word.commands else "{ }")
+        if word == ";":
+            commands.append([])
         else:
-            words.append(escaped(word))
-        at_verb = word == ";"
-    return " ".join(words)
+            commands[-1].append(word)
+    return " \\; ".join(" ".join(_printed(command)) for command in commands)
+
+
+def _printed(argv: list[str]) -> list[str]:
+    verb = lookup(argv[0]) if argv else None
+    if verb is None:
+        return [_word(word) for word in argv]
+    try:
+        flags, arguments = parse_flags(verb, argv[1:], refuse_unsupported=False)
+    except UsageError:  # printed as given: a line its verb refuses
+        return [verb.name, *(_word(word) for word in argv[1:])]
+    template = verb.flags + verb.extra_flags
+    valued = sorted(letter for letter in flags
+                    if len(letter) == 1 and template[template.find(letter) + 1:][:1] == ":")
+    plain = "".join(sorted(letter for letter in flags
+                           if len(letter) == 1 and letter not in valued))
+    words = [verb.name] + ([f"-{plain}"] if plain else [])
+    for letter in valued:
+        for value in flag_values(flags, letter):
+            words += [f"-{letter}", _word(value)]
+    # An argument starting with `-` is printed with no `--` before it: tmux 3.3a's slip.
+    return words + [_word(word) for word in arguments]
+
+
+def _word(word: str) -> str:
+    if isinstance(word, Block):
+        return f"{{ {word} }}" if word.commands else "{ }"
+    return escaped(word)
 
 
 def command_list(commands: Sequence[Sequence[str]]) -> str:

@@ -39,7 +39,7 @@ __all__ = [
     "version_mismatch",
 ]
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAGIC = b"termhost"
 MAX_PAYLOAD = 16 << 20
 """Largest payload accepted (a capture of the whole scrollback fits; a runaway does not)."""
@@ -91,6 +91,16 @@ class FrameType(enum.IntEnum):
     """Server to attached client: the server reads the client's terminal now (see
     tty_input.py); client to server, in answer: the client has stopped reading it and
     every key it read went before this frame."""
+    SUSPEND = 16
+    """Server to attached client (suspend-client): the server has given the terminal
+    back as it found it; restore its modes and stop with SIGTSTP, for the shell's job
+    control; say WAKEUP once continued."""
+    LOCK = 17
+    """Server to attached client (lock-client): as SUSPEND, but run the payload, the
+    lock-command, with sh in the foreground instead of stopping; WAKEUP when it exits."""
+    WAKEUP = 18
+    """Attached client to server, after SUSPEND or LOCK: it has the terminal again (raw);
+    the server takes it back and redraws everything."""
 
 
 class Frame(NamedTuple):

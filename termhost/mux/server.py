@@ -30,12 +30,14 @@ from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, Result, run_command
 from termhost.mux.commands.hooks import fire_hook
+from termhost.mux.commands.locking import note_activity
 from termhost.mux.copy_mode import CopyMode
 from termhost.mux.environment import Environment, merged
 from termhost.mux.format_scope import FormatJobs
 from termhost.mux.hooks import Hooks
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import split_arguments
+from termhost.mux.messages import MessageLog
 from termhost.mux.model import Session, Window
 from termhost.mux.options import Options
 from termhost.mux.pane import Pane
@@ -49,6 +51,8 @@ from termhost.mux.paths import (
     peer_allowed,
     peer_credentials,
 )
+from termhost.mux.printing import command_line
+from termhost.mux.prompt_history import PromptHistories
 from termhost.mux.protocol import (
     FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
@@ -105,11 +109,18 @@ class Server:
         self.buffers = PasteBuffers()
         self.hooks = Hooks()
         """The global hooks (set-hook -g), sessions' and windows' over them."""
+        self.messages = MessageLog()
+        """What show-messages lists: the clients' commands and status-line messages."""
+        self.prompt_history = PromptHistories(
+            lambda: self.options.number("prompt-history-limit"))
+        """The prompts' lines, by prompt type, shared by every client as tmux's."""
         self.format_jobs = FormatJobs()
         """The `#()` commands formats have run, with their output (mux/format_scope.py)."""
         """The prefix bindings, as bind-key and unbind-key left them."""
         self.channels: dict[str, Channel] = {}
         """wait-for's channels, by name."""
+        self.config_files: list[str] = []
+        """The -f file the server ran as it started (#{config_files})."""
         self.config_causes: list[str] = []
         """What the -f file's commands said went wrong, until a session shows them
         (tmux's cfg_causes): in view mode over its active pane."""
@@ -129,6 +140,7 @@ class Server:
         command in it may be a client of this very server (`if 'termhost run true'`)."""
         try:
             if path is not None:
+                self.config_files.append(path)
                 context = Context(self, dict(os.environ), os.getcwd())
                 result = await run_command(context, ["source-file", path])
                 self.config_causes += result.stderr.splitlines()
@@ -150,6 +162,10 @@ class Server:
                                      keys=self.options.get("mode-keys"))
         self.config_causes = []
         self.refresh(session)
+
+    def log_message(self, text: str) -> None:
+        """Into the message log (show-messages), as many as message-limit kept."""
+        self.messages.add(text, self.options.number("message-limit"))
 
     def _exit_if_empty(self, may_leave_empty: bool) -> None:
         """tmux's exit-empty: after a command that may start a server without making a
@@ -283,7 +299,7 @@ class Server:
         sizes = [
             (client.size.columns, client.body_rows)
             for client in self.clients
-            if client.session is session
+            if client.session is session and not client.suspended
         ]
         if not sizes or mode == "manual" or session.manual_size:
             return
@@ -695,6 +711,9 @@ class Server:
             await writer.drain()
             return
         context = Context(self)
+        sock = writer.get_extra_info("socket")
+        # tmux's name of a client without a terminal, in the message log:
+        peer = f"client-{peer_credentials(sock)[0]}" if sock is not None else "client"
         first, self._first_client = self._first_client, False
         async for frame in frames:
             if frame.type is FrameType.ENVIRON:
@@ -716,7 +735,7 @@ class Server:
                 try:
                     if first:
                         await self._configured.wait()
-                    result = await self._run_sequence(context, commands)
+                    result = await self._run_sequence(context, commands, context.tty or peer)
                 finally:
                     self._commands_running -= 1
                 if result.attach is not None and not result.stderr:
@@ -735,11 +754,15 @@ class Server:
             else:
                 raise ProtocolError(f"unexpected {frame.type.name} frame")
 
-    async def _run_sequence(self, context: Context, commands: list[list[str]]) -> Result:
+    async def _run_sequence(self, context: Context, commands: list[list[str]],
+                            client_name: str) -> Result:
         """A client's commands in turn (`new -d ; has -t x`), their output together, up
-        to the first that fails or attaches, as tmux runs a command line's list."""
+        to the first that fails or attaches, as tmux runs a command line's list; each
+        logged as it runs (show-messages)."""
         outcome = Result()
         for argv in commands:
+            if argv:
+                self.log_message(f"{client_name} command: {command_line(argv)}")
             result = await run_command(context, argv)
             result.stdout = outcome.stdout + result.stdout
             result.stderr = outcome.stderr + result.stderr
@@ -779,10 +802,13 @@ class Server:
             client.pid, client.uid = peer_credentials(sock)
         self.clients.append(client)
         self.client_active(client)
+        session.last_attached = session.activity_time = time.time()
         self.hook("client-attached", session)
+        note_activity(self, session)  # lock-after-time counts from here
 
         def typed(data: bytes) -> None:
             client.session.note_typing()
+            note_activity(self, client.session)
             client.activity = time.time()
             if self.clients[0] is not client:
                 self.client_active(client)
@@ -796,13 +822,31 @@ class Server:
         if keys is not None:
             writer.write(encode_frame(FrameType.TTY_INPUT))
 
+        def hand_over(lock_command: str | None) -> None:
+            """suspend-client, lock-*: the terminal's keys are not ours until WAKEUP,
+            and what waits to be written goes before the frame that says so."""
+            if keys is not None:
+                keys.pause()
+            if direct is not None:
+                direct.hand_over()
+            writer.write(encode_frame(FrameType.SUSPEND) if lock_command is None
+                         else encode_frame(FrameType.LOCK, os.fsencode(lock_command)))
+
+        client.hand_over = hand_over
+
         async def take_frames() -> None:
             try:
                 async for frame in frames:
                     if frame.type is FrameType.INPUT:
                         typed(frame.payload)
                     elif frame.type is FrameType.TTY_INPUT and keys is not None:
-                        keys.start()  # the client relayed its last keys
+                        if not client.suspended:
+                            keys.start()  # the client relayed its last keys
+                    elif frame.type is FrameType.WAKEUP:
+                        if keys is not None:
+                            keys.start()
+                        client.wake()
+                        note_activity(self, client.session)
                     elif frame.type is FrameType.RESIZE:
                         client.resize(*decode_size(frame.payload))
                         self.client_active(client)

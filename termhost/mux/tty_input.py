@@ -49,6 +49,13 @@ class TtyInput:
             self._reading = True
             asyncio.get_running_loop().add_reader(self._fd, self._readable)
 
+    def pause(self) -> None:
+        """The client has left its terminal (suspend-client, lock-client): its keys are
+        the shell's or the lock's until `start` again."""
+        if self._reading and not self._closed:
+            self._reading = False
+            asyncio.get_running_loop().remove_reader(self._fd)
+
     def _readable(self) -> None:
         try:
             data = os.read(self._fd, _READ_SIZE)

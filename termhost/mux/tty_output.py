@@ -50,6 +50,15 @@ class TtyOutput:
         else:
             self._writer.write(data)
 
+    def hand_over(self) -> None:
+        """What the terminal has not taken yet goes by relay, so that it comes before
+        the frame sent next (SUSPEND: the client must not stop with the screen half
+        written); written here again afterwards."""
+        if not self._closed:
+            rest = self._writer.take_waiting()
+            if rest:
+                self._relay(rest)
+
     def _fall_back(self, rest: bytes) -> None:
         """From now on everything goes through the relay, what waited first (the
         terminal is gone, and the relay reports it; or the client is leaving)."""

@@ -207,7 +207,8 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("show-buffer", ("showb",), "b:", 0, 0, "[-b buffer-name]"),
         Verb("show-environment", ("showenv",), "hgst:", 0, 1, "[-hgs] [-t target-session] [name]"),
         Verb("show-hooks", (), "gpt:w", 0, 1, "[-gpw] [-t target-pane]"),
-        Verb("show-messages", ("showmsgs",), "JTt:", 0, 0, "[-JT] [-t target-client]"),
+        Verb("show-messages", ("showmsgs",), "JTt:", 0, 0, "[-JT] [-t target-client]",
+             unsupported="JT"),
         Verb("show-options", ("show",), "AgHpqst:vw", 0, 1, "[-AgHpqsvw] [-t target-pane] [option]",
              unsupported="AH"),
         Verb("show-prompt-history", ("showphist",), "T:", 0, 0, "[-T type]"),
@@ -235,10 +236,12 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}
 
 
-def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = True
+                ) -> tuple[dict[str, str], list[str]]:
     """The flags (letter: value, "" for one without) and the arguments of a command line,
     split and bounded as tmux 3.3a's args_parse does it, refused (UsageError) with its
-    messages; then a flag termhost does not act on yet is refused too. A value flag
+    messages; then a flag termhost does not act on yet is refused too (unless only
+    printing the line: `refuse_unsupported` False). A value flag
     ending the line without its value, tmux 3.3a lets through as given with none: here
     it is as if not given."""
     template = verb.flags + verb.extra_flags
@@ -278,7 +281,7 @@ def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[s
         raise _refused(verb, f"too few arguments (need at least {verb.min_args})")
     if verb.max_args != -1 and len(arguments) > verb.max_args:
         raise _refused(verb, f"too many arguments (need at most {verb.max_args})")
-    for letter in given:
+    for letter in given if refuse_unsupported else ():
         if letter in verb.unsupported:
             raise _refused(verb, f"-{letter} is not supported by termhost yet")
     return flags, arguments

@@ -25,6 +25,14 @@ class FdWriter:
         self._failed = failed
         self._waiting = bytearray()
         self._broken = False
+        self.drained: Callable[[], None] | None = None
+        """Called once the fd has taken everything that waited: a writer whose fd is to
+        close after its last bytes (a pane pipe whose pane has ended) waits for this."""
+
+    @property
+    def waiting(self) -> int:
+        """Bytes the fd has not taken yet (what an owner bounds, for an fd nobody reads)."""
+        return len(self._waiting)
 
     def write(self, data: bytes) -> None:
         if self._broken or not data:
@@ -54,6 +62,8 @@ class FdWriter:
         del self._waiting[:written]
         if not self._waiting:
             asyncio.get_running_loop().remove_writer(self._fd)
+            if self.drained is not None:
+                self.drained()
 
     def _fail(self, data: bytes) -> None:
         self._broken = True

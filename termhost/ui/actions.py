@@ -1,37 +1,26 @@
 """What the prefix keys do on an attached client: the key table's commands, carried out.
 
 The server's key table (mux/bindings.py) holds tmux command lines, as list-keys shows
-them. The stock ones are carried out here the client's own way (a prompt in the status
-line, a view over the panes, a new pane at once); any other line runs as the command
-prompt would run it. The prompts name their target when they open, as tmux's do: a pane
-that becomes active meanwhile is not the one killed.
+them. The stock ones are carried out here the client's own way (a view over the panes, a
+new pane at once); any other line runs as the command prompt would run it (the prompts,
+command-prompt and confirm-before, are verbs: mux/commands/prompts.py).
 """
 
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from termhost.mux import model
-from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP
-from termhost.ui.completion import Completions, targets_of
-from termhost.ui.prompt import History, Prompt, ask, confirm
 
 if TYPE_CHECKING:
-    from termhost.mux.server import Server
     from termhost.ui.app import AttachedClient
 
 __all__ = ["PrefixActions"]
 
 Action = Callable[[], None]
-
-_HISTORIES: weakref.WeakKeyDictionary[Server, History] = weakref.WeakKeyDictionary()
-"""The command prompt's history (C-b :, then Up and Down), one per server, shared by its
-clients as tmux's is."""
-
 
 class PrefixActions:
     """The actions of one client's key table."""
@@ -47,7 +36,6 @@ class PrefixActions:
             "send-prefix": lambda: client.active().write(client.prefix_bytes()),
             "split-window": lambda: self._split(horizontal=False),
             "split-window -h": lambda: self._split(horizontal=True),
-            "command-prompt": self.command_prompt,
             "list-keys -N": lambda: client.open_view(
                 client.server.key_tables.list_keys(notes=True)),
             "new-window": lambda: client.spawn(client.server.new_window(  # in the session's
@@ -80,62 +68,21 @@ class PrefixActions:
             return None
         command = binding.command
         if command in self._stock:
-            return self._stock[command]
-        if command.startswith("select-window -t :="):
-            return self._window_at(int(command.rsplit("=", 1)[1]))
-        if command.startswith("confirm-before") and command.endswith("kill-window"):
-            return self._confirm_kill_window
-        if command.startswith("confirm-before") and command.endswith("kill-pane"):
-            return self._confirm_kill_pane
-        if command.startswith("command-prompt -I") and "rename-session" in command:
-            return self._ask_session_name
-        if command.startswith("command-prompt -I") and "rename-window" in command:
-            return self._ask_window_name
-        return functools.partial(self._run_line, command)  # as the command prompt would
+            run = self._stock[command]
+        elif command.startswith("select-window -t :="):
+            run = self._window_at(int(command.rsplit("=", 1)[1]))
+        else:
+            run = functools.partial(self._run_line, command)  # as the command prompt would
+        return functools.partial(self._log_and_run, f"key {key}: {command}", run)
 
-    def command_prompt(self) -> None:
-        """C-b : runs any verb, with the current session as the default target."""
-        server = self.client.server
-        history = _HISTORIES.setdefault(server, History())
-        self.client.open_prompt(Prompt(
-            ":", "", self._run_line, history=history,
-            completions=lambda: Completions.of(targets_of(server.sessions.values()))))
+    def _log_and_run(self, logged: str, run: Action) -> None:
+        """A binding's command, into the message log as tmux's server_client_key_callback
+        logs it, then carried out."""
+        self.client.server.log_message(f"{self.client.tty} {logged}")
+        run()
 
     def _run_line(self, line: str) -> None:
-        try:
-            commands = split_commands(line, self.client.env())
-        except LexError as error:
-            self.client.show_message(f"syntax error: {error}")
-            return
-        argv = [word for command in commands for word in [*command, ";"]][:-1]
-        if argv:
-            self.client.execute(*argv)
-
-    def _confirm_kill_pane(self) -> None:
-        client = self.client
-        window, pane = client.session.active_window, client.active()
-        question = f"kill-pane {window.panes.index(pane)}"
-        client.open_prompt(confirm(question, lambda: client.execute("kill-pane", "-t", pane.name)))
-
-    def _confirm_kill_window(self) -> None:
-        client = self.client
-        window = client.session.active_window
-        target = f"@{window.id}"
-        client.open_prompt(confirm(f"kill-window {window.name}",
-                                   lambda: client.execute("kill-window", "-t", target)))
-
-    def _ask_window_name(self) -> None:
-        client = self.client
-        window = client.session.active_window
-        target = f"@{window.id}"
-        client.open_prompt(ask("rename-window", window.name,
-                               lambda name: client.execute("rename-window", "-t", target, name)))
-
-    def _ask_session_name(self) -> None:
-        client = self.client
-        target = f"${client.session.id}"
-        client.open_prompt(ask("rename-session", client.session.name,
-                               lambda name: client.execute("rename-session", "-t", target, name)))
+        self.client.spawn(self.client.run_line(line))
 
     def _split(self, *, horizontal: bool) -> None:
         client = self.client

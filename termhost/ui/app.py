@@ -18,7 +18,7 @@ import codecs
 import functools
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from prompt_toolkit.application import Application
@@ -45,6 +45,7 @@ from termhost.mux import model
 from termhost.mux.commands import Context, run_command, variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
+from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
 from termhost.mux.terminal_overrides import has_automatic_margins
@@ -64,6 +65,7 @@ from termhost.ui.colours import (
     style_sgr,
     ui_style,
 )
+from termhost.ui.completion import Completions, targets_of
 from termhost.ui.copy_view import CopySession
 from termhost.ui.key_names import SPECIAL_KEYS, key_modes, with_meta
 from termhost.ui.mouse_router import MouseRouter
@@ -115,7 +117,7 @@ def _cut(text: str, width: int) -> str:
     return "".join(out)
 
 
-def _commands(argv: tuple[str, ...]) -> list[list[str]]:
+def _commands(argv: Sequence[str]) -> list[list[str]]:
     """A command line split at its `;` words: `neww ; splitw` is two commands."""
     commands: list[list[str]] = [[]]
     for word in argv:
@@ -150,13 +152,17 @@ class _FrameWriter:
     def __init__(self, send: Callable[[bytes], None]) -> None:
         self._send = send
         self._parts: list[str] = []
+        self.paused = False
+        """The client has left its terminal (suspend, lock): what is drawn is dropped."""
 
     def write(self, text: str) -> int:
         self._parts.append(text)
         return len(text)
 
     def flush(self) -> None:
-        if self._parts:
+        if self.paused:
+            self._parts.clear()
+        elif self._parts:
             data = "".join(self._parts).encode("utf-8", "replace")
             self._parts.clear()
             self._send(data)
@@ -218,6 +224,11 @@ class AttachedClient:
         """choose-tree (C-b s, C-b w), shown in place of the window while open."""
         self.detach_reason = f"detached (from session {session.name})"
         self._detaching = False
+        self.suspended = False
+        """Away from its terminal (suspend-client, lock-client) until it wakes."""
+        self.hand_over: Callable[[str | None], None] = lambda lock_command: None
+        """Tells the client process it has its terminal (SUSPEND, or LOCK with the
+        lock-command); set by the server, which holds the connection."""
         self._input_cm = create_pipe_input()
         self.input: PipeInput = self._input_cm.__enter__()
         self._writer = _FrameWriter(send)
@@ -452,7 +463,8 @@ class AttachedClient:
         if only is None and self._paint_handle is not None:
             self._paint_handle.cancel()
             self._paint_handle = None
-        if self._detaching or not self.app.is_running or not self.session.windows:
+        if (self._detaching or self.suspended or not self.app.is_running
+                or not self.session.windows):
             return
         if only is not None:
             self._output_at_paint[only] = only.output_bytes
@@ -554,11 +566,44 @@ class AttachedClient:
         if self._detaching:
             return
         self._detaching = True
+        self._close_prompt()
         if reason:
             self.detach_reason = reason
         if self.app.is_running:
             self._give_back_terminal()
             self.app.exit()
+
+    def leave_terminal(self, lock_command: str | None = None) -> None:
+        """suspend-client (no `lock_command`) and the lock-* verbs: the terminal given
+        back as on detach (out of the alternate screen; a lock's command gets a cleared
+        one, as tmux's server_lock_client), nothing drawn on it until `wake`, the client
+        process told, and the session sized without it (tmux's CLIENT_SUSPENDED)."""
+        if self.suspended or self._detaching or not self.app.is_running:
+            return
+        self.suspended = True
+        self._give_back_terminal()
+        self.app._running_in_terminal = True  # prompt_toolkit renders nothing meanwhile
+        self.app.renderer.reset()  # leaves the alternate screen, shows the cursor
+        if lock_command is not None:
+            self._output.write_raw("\x1b[?1049h\x1b[H\x1b[2J\x1b[3J")
+        self._output.write_raw("\x1b[0m")
+        self._output.flush()
+        self._writer.paused = True
+        self.hand_over(lock_command)
+        self.server.fit_session(self.session)
+
+    def wake(self) -> None:
+        """The client is back on its terminal (WAKEUP): all of it drawn again, the
+        mouse, theme and title set again, as after a resize."""
+        if not self.suspended:
+            return
+        self.suspended = False
+        self._writer.paused = False
+        self.app._running_in_terminal = False
+        self._theme, self._title, self.painter.cursor_shape = "", None, 0
+        self.activity = time.time()
+        self.server.fit_session(self.session)
+        self.relayout()
 
     def _give_back_terminal(self) -> None:
         """What termhost changed in the client's terminal, as it was: the palette, the
@@ -674,8 +719,58 @@ class AttachedClient:
         return _key_bytes(self.server.options.get("prefix"))
 
     def open_prompt(self, prompt: Prompt) -> None:
+        """`prompt` in the status line, taking the keys; one open before it is closed
+        unanswered, as tmux's status_prompt_set clears the last."""
+        self._close_prompt()
         self._prompt = prompt
         self._status_changed()
+
+    @property
+    def prompting(self) -> bool:
+        """A prompt is open in the status line."""
+        return self._prompt is not None
+
+    def _close_prompt(self) -> None:
+        prompt, self._prompt = self._prompt, None
+        if prompt is not None:
+            prompt.cancel()
+            self._status_changed()
+
+    async def ask(self, label: str, text: str = "", *, kind: str = "command",
+                  one_key: str = "", numeric: bool = False, confirming: bool = False,
+                  on_change: Callable[[str], None] | None = None) -> str | None:
+        """The answer to a prompt (command-prompt's, confirm-before's), None when it is
+        closed unanswered. `kind` is tmux's prompt type: the history the answer goes into
+        (none for a one-key, numeric or confirming prompt) and what Tab completes."""
+        answered: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+        def settle(answer: str | None) -> None:
+            if not answered.done():
+                answered.set_result(answer)
+
+        plain = not (one_key or numeric or confirming)
+        server = self.server
+        completions = (lambda: Completions.of(targets_of(server.sessions.values()))
+                       ) if kind == "command" else None
+        self.open_prompt(Prompt(
+            label, text, settle, single_key=confirming, one_key=one_key, numeric=numeric,
+            on_change=on_change, on_cancel=lambda: settle(None),
+            history=server.prompt_history[kind] if plain else None,
+            completions=completions if plain else None))
+        return await answered
+
+    async def run_line(self, line: str, *, pane: Pane | None = None) -> None:
+        """A command line typed or made for this client (a binding's, a prompt's
+        answer), parsed with the session's environment, run as `execute` runs it; with
+        `pane`, that pane is its default target (the one current when a prompt opened,
+        as tmux's prompts keep their command's target)."""
+        try:
+            commands = split_commands(line, self.env())
+        except LexError as error:
+            self.show_message(f"syntax error: {error}")
+            return
+        await self._run_commands([word for command in commands
+                                  for word in [*command, ";"]][:-1], pane=pane)
 
     def execute(self, *argv: str, view: bool = False) -> None:
         """A tmux command line on behalf of this client (commands separated by `;` words
@@ -683,19 +778,21 @@ class AttachedClient:
         display-time, as tmux shows it; with `view` what it prints is shown in a view over
         the panes (list-buffers, as tmux)."""
 
-        async def run() -> None:
-            context = Context(self.server, self.env(), session=self.session)
-            for command in _commands(argv):
-                result = await run_command(context, command)
-                output = result.stderr if result.status else result.stdout
-                if view and not result.status:
-                    self.open_view(output.splitlines())
-                elif output.strip():
-                    self.show_message(output.strip().splitlines()[0])
-                if result.status:
-                    break  # as tmux, the commands after a failed one do not run
+        self.spawn(self._run_commands(argv, view=view))  # redrawn once they are done
 
-        self.spawn(run())  # which redraws the client once the command is done
+    async def _run_commands(self, argv: Sequence[str], *, view: bool = False,
+                            pane: Pane | None = None) -> None:
+        context = Context(self.server, self.env(), session=self.session, pane=pane,
+                          client=self)
+        for command in _commands(argv):
+            result = await run_command(context, command)
+            output = result.stderr if result.status else result.stdout
+            if view and not result.status:
+                self.open_view(output.splitlines())
+            elif output.strip():
+                self.show_message(output.strip().splitlines()[0])
+            if result.status:
+                break  # as tmux, the commands after a failed one do not run
 
     def copy_mode(self, *, page_up: bool = False) -> None:
         """copy-mode (C-b [): the active pane's scrollback and screen, frozen, to move
@@ -796,6 +893,7 @@ class AttachedClient:
         old, self.session = self.session, session
         if old is not session:
             self.last_session = old
+            session.last_attached = time.time()  # tmux's server_client_set_session
             self.server.client_active(self)
             self.server.fit_session(old)
 
@@ -821,6 +919,7 @@ class AttachedClient:
         """`message` in the status line for `milliseconds` (display-time when None; 0:
         until a key is pressed), as tmux's display-message."""
         self._message = message
+        self.server.log_message(f"{self.tty} message: {message}")
         if milliseconds is None:
             milliseconds = self.server.options.number("display-time")
         if milliseconds:

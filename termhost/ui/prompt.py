@@ -14,45 +14,24 @@ whitespace only: the prompt edits command lines, whose words are the shell's.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from termhost.mux.prompt_history import History
 from termhost.terminal.screen import char_width
 from termhost.ui.completion import Completions, choose, complete
 
-__all__ = ["HISTORY_LIMIT", "History", "Prompt", "ask", "confirm"]
-
-HISTORY_LIMIT = 100
-"""Lines a prompt history keeps, as tmux's prompt-history-limit."""
+__all__ = ["Prompt"]
 
 _ACCEPT = frozenset({"Enter", "C-m", "C-j"})
 _CANCEL = frozenset({"Escape", "escape", "C-c", "C-g"})  # prompt_toolkit's name: "escape"
 _TAB = frozenset({"Tab", "C-i"})  # prompt_toolkit parses Tab as C-i
-
-
-class History:
-    """The lines accepted at a prompt, oldest first; one per server, shared by its clients
-    as tmux's is, so a command typed in one client can be recalled in another."""
-
-    def __init__(self, limit: int = HISTORY_LIMIT) -> None:
-        self._lines: deque[str] = deque(maxlen=limit)
-
-    def add(self, line: str) -> None:
-        """Keep `line`, unless it is blank or the one kept last (recalling the same line
-        twice in a row would be a wasted Up)."""
-        if line.strip() and (not self._lines or self._lines[-1] != line):
-            self._lines.append(line)
-
-    def recall(self, back: int) -> str:
-        """The line `back` lines before now: 1 is the last one kept."""
-        return self._lines[-back]
-
-    def __len__(self) -> int:
-        return len(self._lines)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._lines)
+_EDITING = frozenset({
+    "Left", "C-b", "Right", "C-f", "Home", "C-a", "End", "C-e", "M-b", "C-Left", "M-f",
+    "C-Right", "BSpace", "C-h", "C-?", "DC", "Delete", "C-d", "C-k", "C-u", "C-w", "C-y",
+    "Up", "C-p", "Down", "C-n"})
+"""The keys that edit the answer or browse the history: a one-key prompt (-1, -k) still
+takes them as such, as tmux's does."""
 
 
 @dataclass
@@ -74,6 +53,15 @@ class Prompt:
     accept: Callable[[str], None]
     single_key: bool = False
     """A confirmation: the first key is the answer (y accepts, anything else cancels)."""
+    one_key: str = field(default="", kw_only=True)
+    """command-prompt -1 ("char": the first character typed is the answer) or -k
+    ("name": the first key's name is)."""
+    numeric: bool = field(default=False, kw_only=True)
+    """command-prompt -N: digits are typed; any other key accepts what they make."""
+    on_change: Callable[[str], None] | None = field(default=None, kw_only=True)
+    """command-prompt -i: told the answer each time it changes."""
+    on_cancel: Callable[[], None] | None = field(default=None, kw_only=True)
+    """Told when the prompt closes without an answer (a key, or another prompt)."""
     history: History | None = field(default=None, kw_only=True)
     """Where accepted lines go and Up / Down recall them from; None: no history."""
     completions: Callable[[], Completions] | None = field(default=None, kw_only=True)
@@ -109,6 +97,8 @@ class Prompt:
         if self.single_key:
             if name in ("y", "Y"):
                 self.accept(name)
+            else:
+                self.cancel()
             return True
         if name in _ACCEPT:
             if self.history is not None:
@@ -116,7 +106,20 @@ class Prompt:
             self.accept(self.text)
             return True
         if name in _CANCEL:
+            self.cancel()
             return True
+        if self.one_key and name not in _EDITING:
+            if self.one_key == "name":
+                self.accept(name)
+                return True
+            if len(name) == 1 or name == "Space":
+                self.accept(" " if name == "Space" else name)
+                return True
+            return False
+        if self.numeric and not name.isdigit() and name not in _EDITING:
+            self.accept(self.text)
+            return True
+        before = self.text
         if name in _TAB or name == "BTab":
             self._complete(backward=name == "BTab")
             return False
@@ -127,7 +130,14 @@ class Prompt:
         else:
             self._edit(name)
         self.cursor = max(0, min(self.cursor, len(self.text)))
+        if self.on_change is not None and self.text != before:
+            self.on_change(self.text)
         return False
+
+    def cancel(self) -> None:
+        """Closed without an answer."""
+        if self.on_cancel is not None:
+            self.on_cancel()
 
     def _edit(self, name: str) -> None:
         text, cursor = self.text, self.cursor
@@ -224,13 +234,3 @@ def _word_end(text: str, cursor: int) -> int:
     while cursor < len(text) and not text[cursor].isspace():
         cursor += 1
     return cursor
-
-
-def confirm(question: str, accept: Callable[[], None]) -> Prompt:
-    """`QUESTION? (y/n)`, as tmux's confirm-before asks it."""
-    return Prompt(f"{question}? (y/n) ", "", lambda _: accept(), single_key=True)
-
-
-def ask(label: str, preset: str, accept: Callable[[str], None]) -> Prompt:
-    """`(label) preset`: an answer to edit, as tmux's command-prompt -I gives it."""
-    return Prompt(f"({label}) ", preset, accept)

@@ -57,3 +57,24 @@ def test_the_rest_of_the_variables_read_as_tmux_has_them(both: BothServers) -> N
         seen = {name: both.run(name, "display", "-p", "-t", target, FORMAT).stdout.splitlines()
                 for name in both.NAMES}
         assert seen["termhost"] == seen["tmux"], target
+
+
+def test_display_a_lists_the_variables_tmux_lists(both: BothServers) -> None:
+    """tmux's `display -a` (format_each): every variable of the target with a value, the
+    callbacks that give nothing left out (a live pane's pane_dead_*), `command` last;
+    and #{history_bytes} counts the grid as tmux 3.3a's structures do."""
+    listed = {}
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "-x", "80", "-y", "24",
+                        "printf 'one\\ntwo\\n'; exec sleep 1000").returncode == 0
+        wait_until(lambda name=name: both.run(  # type: ignore[misc]
+            name, "capture-pane", "-p", "-t", "s").stdout.startswith("one\ntwo\n"),
+            what=f"{name}'s pane to print")
+        lines = both.run(name, "display", "-a", "-t", "s").stdout.splitlines()
+        listed[name] = dict(line.split("=", 1) for line in lines)
+        assert lines[-1] == "command=display-message", name
+    ours, theirs = listed["termhost"], listed["tmux"]
+    assert set(ours) - {"snapshot_status"} == set(theirs)
+    for name in ("history_bytes", "history_all_bytes", "config_files", "buffer_mode_format",
+                 "tree_mode_format", "session_last_attached", "pane_tabs"):
+        assert ours[name] == theirs[name], name

@@ -227,14 +227,20 @@ def test_prompts_rename_and_confirm_kills(env: dict[str, str]) -> None:
         await outer.see(lambda s: s[-1].startswith("(rename-window) sh"), "the rename prompt")
         outer.type(b"\x7f\x7fzz\x1b")  # edited, then Escape: nothing changes
         await outer.see(lambda s: "[work] 0:sh*" in s[-1], "the status bar back")
-        outer.type(b"\x02,\x15logs\r")  # C-u clears the answer
+        outer.type(b"\x02,")  # what is typed before the prompt opens goes to the pane, as
+        await outer.see(lambda s: s[-1].startswith("(rename-window) sh"), "the prompt")  # tmux
+        outer.type(b"\x15logs\r")  # C-u clears the answer
         await outer.see(lambda s: "[work] 0:logs*" in s[-1], "the renamed window")
         assert shown("work", "#{window_name}") == "logs"
 
         termhost(env, "new-session", "-d", "-s", "other")
-        outer.type(b"\x02$\x15other\r")  # a taken name: tmux's error in the status line
+        outer.type(b"\x02$")
+        await outer.see(lambda s: s[-1].startswith("(rename-session) work"), "the prompt")
+        outer.type(b"\x15other\r")  # a taken name: tmux's error in the status line
         await outer.see(lambda s: s[-1].startswith("duplicate session: other"), "the error")
-        outer.type(b"\x02$\x15main\r")
+        outer.type(b"\x02$")
+        await outer.see(lambda s: s[-1].startswith("(rename-session) work"), "the prompt")
+        outer.type(b"\x15main\r")
         await outer.see(lambda s: "[main] 0:logs*" in s[-1], "the renamed session")
 
         outer.type(b"\x02%")
@@ -244,7 +250,9 @@ def test_prompts_rename_and_confirm_kills(env: dict[str, str]) -> None:
         outer.type(b"n")  # anything but y cancels
         await outer.see(lambda s: s[-1].startswith("[main]"), "the status bar back")
         assert shown("main", "#{window_panes}") == "2"
-        outer.type(b"\x02xy")
+        outer.type(b"\x02x")
+        await outer.see(lambda s: s[-1].startswith("kill-pane 1? (y/n)"), "the question")
+        outer.type(b"y")
         await eventually(lambda: shown("main", "#{window_panes}") == "1", what="one pane")
 
         outer.type(b"\x02c")
@@ -269,13 +277,16 @@ def test_the_command_prompt_runs_verbs_on_the_clients_session(env: dict[str, str
         outer.type(b"new-window -n 'from prompt'\r")
         await outer.see(lambda s: "1:from prompt*" in s[-1], "the new window in this session")
         assert termhost(env, "lsw", "-t", "newer", "-F", "#W") == "sh\n"
-        outer.type(b"\x02:display-message -p '#{session_name} #{window_index}'\r")
-        await outer.see(lambda s: s[-1].startswith("cmd 1"), "the command's output")
-        outer.type(b"\x02:bogus\r")
-        await outer.see(lambda s: s[-1].startswith("unknown command: bogus"), "the error")
-        outer.type(b"\x02:new-window 'unterminated\r")
-        await outer.see(lambda s: s[-1].startswith("syntax error: No closing quotation"),
-                        "the syntax error")
+        for line, shown, what in (
+                (b"display-message -p '#{session_name} #{window_index}'\r", "cmd 1",
+                 "the command's output"),
+                (b"bogus\r", "unknown command: bogus", "the error"),
+                (b"new-window 'unterminated\r", "syntax error: No closing quotation",
+                 "the syntax error")):
+            outer.type(b"\x02:")  # the prompt opens before what follows is typed into
+            await outer.see(lambda s: s[-1].startswith(":"), "the command prompt")  # it
+            outer.type(line)
+            await outer.see(lambda s, shown=shown: s[-1].startswith(shown), what)  # type: ignore[misc]
         await outer.detach()
 
     asyncio.run(scenario())

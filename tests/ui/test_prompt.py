@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from termhost.mux.model import Session
+from termhost.mux.prompt_history import History
 from termhost.ui.completion import Completions, choose, complete, targets_of
-from termhost.ui.prompt import History, Prompt, ask, confirm
+from termhost.ui.prompt import Prompt
 
 NAMES = Completions(
     verbs=("kill-pane", "killp", "kill-server", "kill-session", "kill-window", "killw",
@@ -174,7 +175,7 @@ def test_escape_cancels() -> None:
 
 def test_ask_edits_its_preset_from_the_end() -> None:
     answers: list[str] = []
-    prompt = ask("rename-window", "bash", answers.append)
+    prompt = Prompt("(rename-window) ", "bash", answers.append)
     assert prompt.line == "(rename-window) bash"
     assert prompt.cursor_column == len("(rename-window) bash")
     press(prompt, "C-w")
@@ -184,17 +185,61 @@ def test_ask_edits_its_preset_from_the_end() -> None:
 
 
 def test_confirm_takes_one_key() -> None:
-    done: list[bool] = []
-    prompt = confirm("kill-pane 1", lambda: done.append(True))
-    assert prompt.line == "kill-pane 1? (y/n) "
-    assert prompt.key("y")
-    assert done == [True]
-    assert confirm("kill-pane 1", lambda: done.append(False)).key("n")
-    assert done == [True]
+    """confirm-before: y (or Y) answers, any other key closes it unanswered."""
+    done: list[str] = []
+    prompt = Prompt("kill-pane 1? (y/n) ", "", done.append, single_key=True,
+                    on_cancel=lambda: done.append("cancelled"))
+    assert prompt.key("Y")
+    assert done == ["Y"]
+    assert Prompt("q? ", "", done.append, single_key=True,
+                  on_cancel=lambda: done.append("cancelled")).key("n")
+    assert done == ["Y", "cancelled"]
+
+
+def test_one_key_prompts_answer_with_the_first_key_not_an_edit() -> None:
+    """command-prompt -1 answers with the character typed, -k with the key's name; the
+    editing and history keys still edit, as tmux 3.3a's prompt (Up browses)."""
+    answers: list[str] = []
+    history = History()
+    history.add("older")
+    prompt = Prompt("key: ", "", answers.append, one_key="char", history=history)
+    assert not prompt.key("Up")
+    assert seen(prompt) == "older|"
+    assert not prompt.key("F5")  # no character: -1 waits for one
+    assert prompt.key("z")
+    named = Prompt("key: ", "", answers.append, one_key="name")
+    assert named.key("F5")
+    assert answers == ["z", "F5"]
+
+
+def test_a_numeric_prompt_takes_digits_and_any_other_key_answers() -> None:
+    """command-prompt -N: digits go in; another key gives what they make (tmux's
+    PROMPT_NUMERIC)."""
+    answers: list[str] = []
+    prompt = Prompt("num: ", "", answers.append, numeric=True)
+    type_(prompt, "12")
+    assert prompt.key("a")
+    assert answers == ["12"]
+
+
+def test_an_incremental_prompt_is_told_each_change() -> None:
+    """command-prompt -i: each change of the answer, not each key."""
+    changes: list[str] = []
+    prompt = Prompt("(search) ", "", lambda _: None, on_change=changes.append)
+    type_(prompt, "ab")
+    press(prompt, "Left", "BSpace")
+    assert changes == ["a", "ab", "b"]
+
+
+def test_cancelling_tells_the_asker() -> None:
+    cancelled: list[bool] = []
+    prompt = Prompt(":", "", lambda _: None, on_cancel=lambda: cancelled.append(True))
+    assert prompt.key("Escape")
+    assert cancelled == [True]
 
 
 def test_without_history_or_completions_up_and_tab_do_nothing() -> None:
-    prompt = ask("goto line", "12", lambda _: None)
+    prompt = Prompt("(goto line) ", "12", lambda _: None)
     press(prompt, "Up", "C-p", "Down", "Tab")
     assert seen(prompt) == "12|"
     assert prompt.shown == []
@@ -204,7 +249,7 @@ def test_without_history_or_completions_up_and_tab_do_nothing() -> None:
 
 
 def test_history_keeps_lines_but_not_blanks_or_repeats() -> None:
-    history = History(limit=3)
+    history = History(lambda: 3)
     for line in ("a", "", "   ", "b", "b", "c", "b", "d"):
         history.add(line)
     assert list(history) == ["c", "b", "d"]
@@ -432,7 +477,7 @@ KEYS = st.sampled_from([
 @settings(max_examples=300, deadline=None)
 @given(st.lists(KEYS, max_size=60), st.text(max_size=10))
 def test_any_keys_keep_the_cursor_in_the_text(keys: list[str], preset: str) -> None:
-    history = History(limit=5)
+    history = History(lambda: 5)
     for line in ("set -g mouse on", "kill-pane -t %1", "s"):
         history.add(line)
     prompt = Prompt(":", preset, lambda _: None, history=history, completions=lambda: NAMES)

@@ -21,10 +21,12 @@ from termhost.mux.formats import FormatScope, expand, format_true
 from termhost.mux.hooks import AFTER_COMMANDS
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
-from termhost.mux.verbs import VERBS, UsageError, lookup, not_implemented, parse_flags
+from termhost.mux.targets import TargetKind, anchored
+from termhost.mux.verbs import VERBS, UsageError, Verb, lookup, not_implemented, parse_flags
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
+    from termhost.ui.app import AttachedClient
 
 __all__ = ["COMMANDS", "CommandError", "Result", "run_command", "variables"]
 
@@ -71,6 +73,9 @@ class Context:
     """A hook's command: what it runs fires no hooks (tmux's CMDQ_STATE_NOHOOKS)."""
     formats: Mapping[str, str] = field(default_factory=dict)
     """Variables its formats have besides the target's (a hook's #{hook}, ...)."""
+    client: AttachedClient | None = None
+    """The attached client that asked (its key binding, its prompt): the verbs of a
+    target-client given no -t act on it, as tmux's cmdq_get_client."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -112,12 +117,40 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"
+        _anchor_targets(context, verb, flags)
         result = await run(context, flags, arguments)
         if result.status == 0 and verb.name in AFTER_COMMANDS and not context.no_hooks:
             result = await _after_hook(context, verb.name, flags, result)
         return result
     except CommandError as error:
         return Result(stderr=f"{error}\n", status=1)
+
+
+_TARGET_KINDS: dict[str, TargetKind] = {
+    "-t target-window": "window", "-t target-pane": "pane", "-t dst-window": "index",
+    "-t dst-pane": "pane", "-s src-window": "window", "-s src-pane": "pane"}
+"""What a verb's -t and -s name, by the words of its usage (tmux's cmd_entry flags)."""
+
+
+def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None:
+    """-t and -s relative to the current session, written with it (mux/targets.py)."""
+    if not context.server.sessions:
+        return
+    for words, kind in _TARGET_KINDS.items():
+        letter = words[1]
+        if letter in flags and words in verb.usage:
+            current = context.session or find_session(context.server, None)
+            window = next((w for w in current.windows if context.pane in w.panes), None)
+            spec = flags[letter]
+            flags[letter] = anchored(spec, "index" if verb.name == "new-window" else kind,
+                                     current, window)
+            bare = spec and spec[0] not in "$@%={" and ":" not in spec and "." not in spec
+            if bare and flags[letter] == spec:
+                try:  # not a window (pane) of the current session: a session, or nothing
+                    find_session(context.server, spec)
+                except CommandError:
+                    raise CommandError(f"can't find {kind.replace('index', 'window')}: "
+                                       f"{spec}") from None
 
 
 async def _after_hook(context: Context, name: str, flags: dict[str, str],
@@ -287,7 +320,10 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     hooks,
     keys,
     layouts,
+    locking,
     panes,
+    pipes,
+    prompts,
     recording,
     scripts,
     sessions,
@@ -296,5 +332,6 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["buffers", "clients", "environment", "hooks", "keys", "layouts", "panes", "recording",
-            "scripts", "sessions", "settings", "snapshots", "windows"]
+__all__ += ["buffers", "clients", "environment", "hooks", "keys", "layouts", "locking", "panes",
+            "pipes", "prompts", "recording", "scripts", "sessions", "settings", "snapshots",
+            "windows"]

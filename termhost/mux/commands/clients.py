@@ -20,6 +20,7 @@ from termhost.mux.commands import (
 )
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables, client_variables
+from termhost.mux.formats import expand
 
 if TYPE_CHECKING:
     from termhost.ui.app import AttachedClient
@@ -45,7 +46,7 @@ def find_client(context: Context, target: str | None, *,
     `pts/3`); the current client when none is given. `quiet` (display-message -c): None
     rather than `can't find client`."""
     if target is None:
-        return _clients(context)[0]
+        return context.client if context.client is not None else _clients(context)[0]
     for client in context.server.clients:
         if target in (client.tty, client.tty.removeprefix("/dev/")):
             return client
@@ -126,3 +127,20 @@ async def choose_tree(context: Context, flags: dict[str, str], args: list[str]) 
     for client in _clients(context):
         client.choose_tree(windows="s" not in flags)
     return Result()
+
+
+_MESSAGE_FORMAT = "#{t/p:message_time}: #{message_text}"
+"""tmux 3.3a's show-messages line (SHOW_MESSAGES_TEMPLATE)."""
+
+
+@command("show-messages")
+async def show_messages(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The server's message log, newest first: each client's commands, bindings run and
+    status-line messages. It needs a client, as tmux's does (`no current client`)."""
+    find_client(context, flags.get("t"))
+    lines = []
+    for message in context.server.messages.newest_first():
+        values = {"message_text": message.text, "message_number": str(message.number),
+                  "message_time": str(int(message.time))}
+        lines.append(expand(_MESSAGE_FORMAT, values) + "\n")
+    return Result(stdout="".join(lines))

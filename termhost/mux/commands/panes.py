@@ -24,7 +24,7 @@ from termhost.mux.commands import (
 )
 from termhost.mux.commands.clients import find_client
 from termhost.mux.format_scope import format_target
-from termhost.mux.format_variables import client_variables
+from termhost.mux.format_variables import ABSENT_WHEN_EMPTY, client_variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
@@ -213,8 +213,11 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     values, scope = format_target(context.server, session, window, pane, owner=client)
     if client is not None:
         values.update(client_variables(client))
-    if "a" in flags:
-        return Result(stdout="".join(f"{name}={values[name]}\n" for name in sorted(values)))
+    if "a" in flags:  # as tmux's format_each: the table sorted, then what was added
+        listed = [f"{name}={values[name]}\n" for name in sorted(values)
+                  if values[name] or name not in ABSENT_WHEN_EMPTY]
+        return Result(stdout="".join(listed) + "command=display-message\n")
+    values.update({"command": "display-message"})
     template = flags["F"] if "F" in flags else " ".join(args)
     trace: list[str] = []
     message = expand(template, values, scope=scope, strftime=True,
