@@ -16,11 +16,15 @@ def test_the_command_prompt_completes_edits_and_remembers(env: dict[str, str]) -
     async def scenario() -> None:
         outer = await client(env, "attach", "-t", "work", cols=100, rows=10)
         await outer.see(lambda s: s[-1].startswith("[work] 0:"), "the status bar")
-        outer.type(b"\x02:new-wi\t")
+        outer.type(b"\x02:")  # keys typed before the prompt opens go to the pane, as tmux's
+        await outer.see(lambda s: s[-1] == ":", "the command prompt")
+        outer.type(b"new-wi\t")
         await outer.see(lambda s: s[-1] == ":new-window", "the verb completed")
         outer.type(b"-n done\r")
         await outer.see(lambda s: "1:done*" in s[-1], "the new window")
-        outer.type(b"\x02:select-\t")  # ambiguous: the candidates are listed
+        outer.type(b"\x02:")
+        await outer.see(lambda s: s[-1] == ":", "the command prompt")
+        outer.type(b"select-\t")  # ambiguous: the candidates are listed
         await outer.see(lambda s: s[-1].startswith(":select-  select-layout select-pane "
                                                    "select-window"), "the candidates")
         outer.type(b"\x15set -g mode-k\t")  # C-u, then an option name
