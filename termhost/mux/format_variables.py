@@ -286,6 +286,7 @@ def variables(
                if client.session is not None and client.session.active_window is window]
     values = server_variables(server)
     host = values["host"]
+    marked = server.marked_pane() if server is not None else None
     left, top = window.layout.x, window.layout.y
     saved = screen.saved_alternate_cursor
     values.update({
@@ -301,7 +302,7 @@ def variables(
         "session_attached_list": ",".join(client.tty for client in attached),
         "session_many_attached": "1" if len(attached) > 1 else "0",
         "session_grouped": "0",
-        "session_marked": "0",
+        "session_marked": "1" if marked is not None and marked[0] is session else "0",
         "session_format": "0",
         "session_stack": ",".join(str(w.index) for w in (session.active_window, session.last)
                                   if w is not None),
@@ -311,8 +312,10 @@ def variables(
         "window_id": f"@{window.id}",
         "window_active": "1" if window is session.active_window else "0",
         "window_panes": str(len(window.panes)),
-        "window_flags": session.window_flags(window).replace("#", "##"),
-        "window_raw_flags": session.window_flags(window),
+        "window_flags": session.window_flags(
+            window, marked=marked is not None and marked[1] is window).replace("#", "##"),
+        "window_raw_flags": session.window_flags(
+            window, marked=marked is not None and marked[1] is window),
         "window_format": "0",
         "window_activity": str(int(window.activity_time)),
         "window_active_clients": str(len(showing)),
@@ -330,7 +333,7 @@ def variables(
         "window_bell_flag": "1" if window.bell else "0",
         "window_activity_flag": "1" if window.activity else "0",
         "window_silence_flag": "0",
-        "window_marked_flag": "0",
+        "window_marked_flag": "1" if marked is not None and marked[1] is window else "0",
         "window_start_flag": "1" if window is session.windows[0] else "0",
         "window_end_flag": "1" if window is session.windows[-1] else "0",
         "window_width": str(window.layout.width),
@@ -353,9 +356,9 @@ def variables(
         "pane_at_right": "1" if cell.x + cell.width == left + window.layout.width else "0",
         "pane_at_bottom": "1" if cell.y + cell.height == top + window.layout.height else "0",
         "pane_last": "1" if pane is window.last else "0",
-        "pane_marked": "0",
-        "pane_marked_set": "0",
-        "pane_input_off": "0",
+        "pane_marked": "1" if marked is not None and marked[2] is pane else "0",
+        "pane_marked_set": "1" if marked is not None else "0",
+        "pane_input_off": "1" if pane.input_off else "0",
         "pane_pipe": "1" if pipe_of(pane) is not None else "0",
         "pane_path": "",
         "pane_search_string": "",

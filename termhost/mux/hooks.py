@@ -81,6 +81,10 @@ class Hooks:
         found = self._hooks.get(name)
         return None if found is None else [found[index] for index in sorted(found)]
 
+    def command_at(self, name: str, index: int) -> str:
+        """The hook's command at `index` ("" when none is there)."""
+        return self._hooks.get(name, {}).get(index, "")
+
     def shown(self, names: tuple[str, ...] | None = None) -> list[str]:
         """show-hooks' lines: each name (`names`: every one, listed even when empty, as
         the global scope lists them; else only those set here) with `name[i] command`

@@ -138,14 +138,16 @@ def split(
     else:
         target.height, new.height = old_size, new_size
     position = parent.children.index(target)
-    if before:  # the new leaf comes first, and the first of the two gets the larger part
+    if before:
+        parent.children.insert(position, new)
+    else:
+        parent.children.insert(position + 1, new)
+    if before and size is None and percentage is None:
+        # The new leaf first, and as tmux halves a cell, the first gets the larger part.
         if horizontal:
             new.width, target.width = old_size, new_size
         else:
             new.height, target.height = old_size, new_size
-        parent.children.insert(position, new)
-    else:
-        parent.children.insert(position + 1, new)
     root.place(root.x, root.y)
     return root
 
@@ -161,7 +163,7 @@ def new_cell_size(
     """(width, height) the new leaf of `split` with these arguments will have."""
     total = cell.width if horizontal else cell.height
     new_size = _new_size(total, size, percentage)
-    if before:
+    if before and size is None and percentage is None:
         new_size = total - 1 - new_size
     return (new_size, cell.height) if horizontal else (cell.width, new_size)
 
@@ -374,19 +376,24 @@ def _node(kind: Kind, width: int, height: int, children: list[Cell[P]]) -> Cell[
     return node
 
 
-def _spread(container: Cell[P]) -> None:
-    """Children of a row or column made equal along it; the last takes what is left."""
+def _spread(container: Cell[P]) -> bool:
+    """Children of a row or column made equal along it; the last takes what is left
+    (tmux's layout_spread_cell). Whether any changed."""
     horizontal = container.kind == "row"
     count = len(container.children)
     if count <= 1:
-        return
+        return False
     size = _size(container, horizontal)
     each = (size - (count - 1)) // count
     if each < 1:
-        return
+        return False
+    changed = False
     for child in container.children:
         share = size - (each + 1) * (count - 1) if child is container.children[-1] else each
-        _adjust(child, share - _size(child, horizontal), horizontal=horizontal)
+        if share != _size(child, horizontal):
+            _adjust(child, share - _size(child, horizontal), horizontal=horizontal)
+            changed = True
+    return changed
 
 
 # --- resize-pane -L -R -U -D, -x -y -------------------------------------------------
@@ -490,6 +497,17 @@ def _first_with_room(cells: list[Cell[P]], horizontal: bool) -> Cell[P] | None:
 
 
 # --- tmux's cell arithmetic --------------------------------------------------------
+
+def spread_out(root: Cell[P], pane: P) -> None:
+    """select-layout -E: `pane`'s cell and its siblings made the same size, or if they
+    are, its parent's and theirs, up the tree, as tmux's layout_spread_out."""
+    cell: Cell[P] | None = root.find(pane).parent
+    while cell is not None:
+        if _spread(cell):
+            root.place(root.x, root.y)
+            return
+        cell = cell.parent
+
 
 def _size(cell: Cell[P], horizontal: bool) -> int:
     return cell.width if horizontal else cell.height

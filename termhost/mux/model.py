@@ -210,12 +210,12 @@ class Session:
         assert self.current is not None, "a session always has a window"
         return self.current
 
-    def window_flags(self, window: Window) -> str:
+    def window_flags(self, window: Window, *, marked: bool = False) -> str:
         """tmux's #{window_flags}, in its order: `#` activity, `!` bell, `*` current, `-`
-        last, `Z` zoomed (the status bar's too)."""
+        last, `M` holding the marked pane, `Z` zoomed (the status bar's too)."""
         mark = "*" if window is self.current else "-" if window is self.last else ""
         alerts = ("#" if window.activity else "") + ("!" if window.bell else "")
-        return alerts + mark + ("Z" if window.zoomed else "")
+        return alerts + mark + ("M" if marked else "") + ("Z" if window.zoomed else "")
 
     def free_index(self, base: int = 0) -> int:
         """The lowest window index from `base` not in use, as tmux picks for new-window."""

@@ -151,6 +151,19 @@ class Options:
             raise UnknownOption(f"invalid option: {name}")
         return option
 
+    @staticmethod
+    def resolve(name: str) -> str:
+        """An option's full name from what was typed, as tmux's options_match: the name
+        itself, else the one option it begins (`mode-k`); several are ambiguous."""
+        if is_user_option(name) or name in OPTIONS:
+            return name
+        found = [option for option in OPTIONS if option.startswith(name)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise OptionError(f"ambiguous option: {name}")
+        raise UnknownOption(f"invalid option: {name}")
+
     def check(self, name: str, value: str) -> str:
         """`value` as stored for option `name` (on/off words made on/off), or the
         OptionError tmux would give."""
@@ -166,6 +179,12 @@ class Options:
                 raise OptionError(f"bad key: {value}") from None
         if option.kind == "theme" and value != "default" and find_theme_file(value) is None:
             raise OptionError(f"unknown theme: {value} (termhost themes lists them)")
+        if option.kind == "style" and "#{" not in value:  # a format is checked when drawn
+            from termhost.mux.style import StyleError, parse_style
+            try:
+                parse_style(value)
+            except StyleError as error:
+                raise OptionError(str(error)) from None
         if option.kind == "choice":
             value = _FLAG_WORDS.get(value, value) if "on" in option.choices else value
             if value not in option.choices:
@@ -217,6 +236,10 @@ class Options:
 
     def is_array(self, name: str) -> bool:
         return name in self._arrays
+
+    def scope(self, name: str) -> str:
+        """Where tmux keeps option `name`: server, session, window or pane."""
+        return self._option(name).scope
 
     def is_window_option(self, name: str) -> bool:
         return not is_user_option(name) and self._option(name).window

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from termhost.mux.clock_mode import ClockMode
 from termhost.mux.copy_mode import CopyMode
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
 from termhost.process.fd_writer import FdWriter
@@ -85,6 +86,8 @@ class Pane:
         self.killed = False
         """Ended by kill-pane (and friends), not by its process: it never stays dead."""
         self.exit_status: ExitStatus | None = None
+        self.input_off = False
+        """select-pane -d: keys (a client's, send-keys') do not reach the program."""
         self.died_at: float | None = None
         """When the process ended (time.time(), #{pane_dead_time})."""
         self._announced = False
@@ -108,8 +111,8 @@ class Pane:
         self.start_path = ""
         """The directory it was started in (#{pane_start_path}); "" for the server's."""
         """The command as it was given (#{pane_start_command}): none for the shell."""
-        self.mode: CopyMode | None = None
-        """The pane's mode (copy-mode or view-mode), shown in its place by every client
+        self.mode: CopyMode | ClockMode | None = None
+        """The pane's mode (copy-mode, view-mode or clock-mode), shown in its place by every client
         while the program's output goes on underneath, as tmux's modes are a pane's."""
         self.mark_active()
 
@@ -132,8 +135,14 @@ class Pane:
         rows: int,
         history_limit: int,
     ) -> Pane:
-        """Start `argv` on a new PTY of cols x rows (through the Pty-mode spawn helper)."""
-        command = Command(argv[0], argv[1:], env=dict(env), cwd=cwd)
+        """Start `argv` on a new PTY of cols x rows (through the Pty-mode spawn helper), in
+        `cwd`; when that is not a directory, in the home directory or `/`, as tmux's
+        spawn falls back (#{pane_start_path} still says what was asked)."""
+        start_in = cwd
+        if cwd is not None and not os.path.isdir(cwd):
+            home = env.get("HOME", "")
+            start_in = home if home and os.path.isdir(home) else "/"
+        command = Command(argv[0], argv[1:], env=dict(env), cwd=start_in)
         child, master = await spawn_in_pty(command, cols, rows)
         os.set_blocking(master, False)
         terminal = Terminal(cols, rows, history_limit=history_limit)
@@ -205,9 +214,10 @@ class Pane:
     def enter_copy_mode(self, *, keys: str) -> CopyMode:
         """copy-mode: the pane's lines frozen under a cursor; a pane already in copy mode
         stays as it is (tmux's copy-mode twice does not start over)."""
-        if self.mode is None or self.mode.name != "copy-mode":
-            self.mode = CopyMode.of_terminal(self.terminal, keys=keys)
-        return self.mode
+        mode = self.mode
+        if not isinstance(mode, CopyMode) or mode.name != "copy-mode":
+            mode = self.mode = CopyMode.of_terminal(self.terminal, keys=keys)
+        return mode
 
     def resize(self, cols: int, rows: int) -> None:
         """TIOCSWINSZ (the kernel sends SIGWINCH to the foreground group) and the terminal."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from termhost.mux.verbs import UsageError, flag_values, lookup, parse_flags
+from termhost.mux.verbs import UsageError, flag_count, flag_values, lookup, parse_flags
 
 __all__ = ["Block", "command_line", "command_list", "escaped"]
 
@@ -60,8 +60,8 @@ def _printed(argv: list[str]) -> list[str]:
     template = verb.flags + verb.extra_flags
     valued = sorted(letter for letter in flags
                     if len(letter) == 1 and template[template.find(letter) + 1:][:1] == ":")
-    plain = "".join(sorted(letter for letter in flags
-                           if len(letter) == 1 and letter not in valued))
+    plain = "".join(letter * flag_count(flags, letter) for letter in sorted(flags)
+                    if len(letter) == 1 and letter not in valued)
     words = [verb.name] + ([f"-{plain}"] if plain else [])
     for letter in valued:
         for value in flag_values(flags, letter):

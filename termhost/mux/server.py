@@ -109,6 +109,9 @@ class Server:
         self.buffers = PasteBuffers()
         self.hooks = Hooks()
         """The global hooks (set-hook -g), sessions' and windows' over them."""
+        self.marked: Pane | None = None
+        """The marked pane (select-pane -m), the one `{marked}` and `~` name; one at a
+        time, as tmux's server-wide mark."""
         self.messages = MessageLog()
         """What show-messages lists: the clients' commands and status-line messages."""
         self.prompt_history = PromptHistories(
@@ -156,12 +159,20 @@ class Server:
             return
         pane = session.active_window.active
         lines = list(self.config_causes)
-        if pane.mode is not None and pane.mode.name == "view-mode":
+        if isinstance(pane.mode, CopyMode) and pane.mode.name == "view-mode":
             lines = pane.mode.text + lines
         pane.mode = CopyMode.of_text(lines, pane.terminal.cols, pane.terminal.rows,
                                      keys=self.options.get("mode-keys"))
         self.config_causes = []
         self.refresh(session)
+
+    def marked_pane(self) -> tuple[Session, Window, Pane] | None:
+        """Where the marked pane is, if it is still there."""
+        for session in self.sessions.values():
+            for window in session.windows:
+                if self.marked in window.panes:
+                    return session, window, self.marked
+        return None
 
     def log_message(self, text: str) -> None:
         """Into the message log (show-messages), as many as message-limit kept."""
@@ -252,11 +263,13 @@ class Server:
         return self.options.get("default-shell") or env.get("SHELL") or "/bin/sh"
 
     def window_name(self, window: Window) -> str:
-        """#{window_name}: the active pane's program while automatic-rename is on and no
-        name was given (tmux's automatic rename), else the window's name. The name shown is
-        kept in `window.name`, which a target by name (`work:vim`) matches."""
+        """#{window_name}: the active pane's program (`[tmux]` while the pane is in a
+        mode, as tmux's automatic-rename-format has it) while automatic-rename is on and
+        no name was given (tmux's automatic rename), else the window's name. The name
+        shown is kept in `window.name`, which a target by name (`work:vim`) matches."""
         if window.automatic_name and self.window_option(window, "automatic-rename") == "on":
-            window.name = window.active.current_command() or window.name
+            program = "[tmux]" if window.active.mode is not None else None
+            window.name = program or window.active.current_command() or window.name
         return window.name
 
     def window_option(self, window: Window, name: str) -> str:
@@ -431,34 +444,43 @@ class Server:
         percentage: int | None,
         before: bool,
         select: bool,
+        full: bool = False,
     ) -> Pane:
-        """A new pane beside (-h) or below (-v) `target`, the layout re-cut as tmux's.
+        """A new pane beside (-h) or below (-v) `target`, the layout re-cut as tmux's;
+        `full` (-f): beside or below the whole window, spanning its height or width.
 
         Raises LayoutError (no space) before anything starts.
         """
         cols, rows = layout.new_cell_size(
-            window.layout.find(target), horizontal=horizontal, size=size,
-            percentage=percentage, before=before,
+            window.layout if full else window.layout.find(target), horizontal=horizontal,
+            size=size, percentage=percentage, before=before,
         )
         pane = await self._start_pane(session, args, env, cwd, cols, rows)
         if target.closed or target not in window.panes:  # gone while the pane started
             pane.kill()
             raise layout.LayoutError(f"pane {target.name} closed during the split")
         self._split_with(session, window, target, pane, horizontal=horizontal, size=size,
-                         percentage=percentage, before=before, select=select)
+                         percentage=percentage, before=before, select=select, full=full)
         return pane
 
     def _split_with(
         self, session: Session, window: Window, target: Pane, pane: Pane, *,
         horizontal: bool, size: int | None, percentage: int | None, before: bool,
-        select: bool,
+        select: bool, full: bool = False,
     ) -> None:
-        """`pane` (new, or moved by join-pane) into a split of `target`'s cell."""
+        """`pane` (new, or moved by join-pane) into a split of `target`'s cell, or with
+        `full` of the whole layout (whose panes then share what is left)."""
         window.zoomed = False  # a split unzooms, as in tmux
+        whole = window.layout
+        size_before = whole.width, whole.height
         window.layout = layout.split(
-            window.layout.find(target), pane, horizontal=horizontal, size=size,
-            percentage=percentage, before=before,
+            whole if full else window.layout.find(target), pane, horizontal=horizontal,
+            size=size, percentage=percentage, before=before,
         )
+        if full:  # the old layout, now one child, shrunk into the size split left it
+            left = whole.width, whole.height
+            whole.width, whole.height = size_before
+            layout.resize(whole, *left)
         self._watch(session, window, pane)
         window.fit_panes()
         if select:
@@ -544,6 +566,26 @@ class Server:
         self.fit_window(to, new)
         new.fit_panes()
         self.refresh(to)
+
+    def move_window(self, session: Session, window: Window, to: Session, index: int, *,
+                    select: bool) -> None:
+        """move-window to another session: `window` leaves `session` (which ends with
+        its last window) for index `index` of `to`, its panes now `to`'s, as tmux's
+        server_link_window then server_unlink_window. Its size is the clients' to
+        choose (with none, it keeps the one it has, as tmux)."""
+        session.remove(window)
+        window.index = index
+        to.add(window, select=select)
+        for pane in window.panes:
+            self._watch(to, window, pane)
+        self.fit_session(to)
+        self.hook("window-linked", to, window)
+        self.refresh(to)
+        self.refresh(session)
+        if not session.windows:
+            self.hook("session-closed", session)
+        self.hook("window-unlinked", session, window)
+        self._end_if_empty(session)
 
     def join_pane(
         self, session: Session, window: Window, pane: Pane,

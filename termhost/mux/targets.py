@@ -10,11 +10,12 @@ that name their session; `anchored` writes a relative one that way first, so tha
 
 from __future__ import annotations
 
+import fnmatch
 from typing import Literal
 
 from termhost.mux.model import Session, Window
 
-__all__ = ["TargetKind", "anchored"]
+__all__ = ["TargetKind", "anchored", "window_named"]
 
 TargetKind = Literal["session", "window", "pane", "index"]
 """What a -t or -s names; `index` is a window index that need not exist yet (new-window
@@ -46,6 +47,20 @@ def anchored(spec: str, kind: TargetKind, current: Session, window: Window | Non
     return spec
 
 
+def window_named(session: Session, spec: str) -> Window | None:
+    """The window `spec` names in `session`, as tmux's cmd_find_get_window_with_session
+    looks: by index, else the one window of that exact name, else the one whose name
+    starts with it, else the one its fnmatch pattern matches; None when there is none
+    or more than one."""
+    if spec.isdigit():
+        return next((w for w in session.windows if w.index == int(spec)), None)
+    for matches in ((lambda name: name == spec), (lambda name: name.startswith(spec)),
+                    (lambda name: fnmatch.fnmatchcase(name, spec))):
+        found = [w for w in session.windows if matches(w.name)]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
 def _window(session: Session, spec: str) -> bool:
-    return any((spec.isdigit() and window.index == int(spec)) or window.name == spec
-               for window in session.windows)
+    return window_named(session, spec) is not None

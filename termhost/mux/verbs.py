@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["VERBS", "UsageError", "Verb", "lookup", "not_implemented", "parse_flags"]
+__all__ = ["VERBS", "UsageError", "Verb", "flag_count", "lookup", "not_implemented",
+           "parse_flags"]
 
 
 class UsageError(ValueError):
@@ -116,7 +117,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("kill-server", (), "", 0, 0, ""),
         Verb("kill-session", (), "aCt:", 0, 0, "[-aC] [-t target-session]"),
         Verb("kill-window", ("killw",), "at:", 0, 0, "[-a] [-t target-window]"),
-        Verb("last-pane", ("lastp",), "det:Z", 0, 0, "[-deZ] [-t target-window]", unsupported="de"),
+        Verb("last-pane", ("lastp",), "det:Z", 0, 0, "[-deZ] [-t target-window]"),
         Verb("last-window", ("last",), "t:", 0, 0, "[-t target-session]"),
         Verb("link-window", ("linkw",), "abdks:t:", 0, 0,
              "[-abdk] [-s src-window] [-t dst-window]"),
@@ -141,8 +142,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              "[-bdfhv] [-l size] [-s src-pane] [-t dst-pane]",
              unsupported="f"),
         Verb("move-window", ("movew",), "abdkrs:t:", 0, 0,
-             "[-abdkr] [-s src-window] [-t dst-window]",
-             unsupported="ab"),
+             "[-abdkr] [-s src-window] [-t dst-window]"),
         Verb("new-session", ("new",), "Ac:dDe:EF:f:n:Ps:t:x:Xy:", 0, -1,
              "[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] "
              "[-n window-name] [-s session-name] [-t target-session] [-x width] [-y height] "
@@ -172,8 +172,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("resize-window", ("resizew",), "aADLRt:Ux:y:", 0, 1,
              "[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]"),
         Verb("respawn-pane", ("respawnp",), "c:e:kt:", 0, -1,
-             "[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]",
-             unsupported="e"),
+             "[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]"),
         Verb("respawn-window", ("respawnw",), "c:e:kt:", 0, -1,
              "[-k] [-c start-directory] [-e environment] [-t target-window] [shell-command]"),
         Verb("rotate-window", ("rotatew",), "Dt:UZ", 0, 0, "[-DUZ] [-t target-window]",
@@ -184,14 +183,14 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("save-buffer", ("saveb",), "ab:", 1, 1, "[-a] [-b buffer-name] path"),
         Verb("select-layout", ("selectl",), "Enopt:", 0, 1,
              "[-Enop] [-t target-pane] [layout-name]",
-             unsupported="Eo"),
+             unsupported="o"),
         Verb("select-pane", ("selectp",), "DdegLlMmP:RT:t:UZ", 0, 0,
              "[-DdeLlMmRUZ] [-T title] [-t target-pane]",
-             unsupported="deglMmPZ"),
+             unsupported="gP"),
         Verb("select-window", ("selectw",), "lnpTt:", 0, 0, "[-lnpT] [-t target-window]"),
         Verb("send-keys", ("send",), "FHlMN:Rt:X", 0, -1,
              "[-FHlMRX] [-N repeat-count] [-t target-pane] key ...",
-             unsupported="FHMR"),
+             unsupported="M"),
         Verb("send-prefix", (), "2t:", 0, 0, "[-2] [-t target-pane]"),
         Verb("server-access", (), "adlrw", 0, 1, "[-adlrw] [-t target-pane] [user]"),
         Verb("set-buffer", ("setb",), "ab:t:n:w", 0, 1,
@@ -209,8 +208,8 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("show-hooks", (), "gpt:w", 0, 1, "[-gpw] [-t target-pane]"),
         Verb("show-messages", ("showmsgs",), "JTt:", 0, 0, "[-JT] [-t target-client]",
              unsupported="JT"),
-        Verb("show-options", ("show",), "AgHpqst:vw", 0, 1, "[-AgHpqsvw] [-t target-pane] [option]",
-             unsupported="AH"),
+        Verb("show-options", ("show",), "AgHpqst:vw", 0, 1,
+             "[-AgHpqsvw] [-t target-pane] [option]"),
         Verb("show-prompt-history", ("showphist",), "T:", 0, 0, "[-T type]"),
         Verb("show-snapshot", (), "jrswt:", 0, 0, "[-jrsw] [-t target-session]", own=True),
         Verb("show-window-options", ("showw",), "gvt:", 0, 1, "[-gv] [-t target-window] [option]"),
@@ -218,7 +217,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("split-window", ("splitw",), "bc:de:fF:hIl:p:Pt:vZ", 0, -1,
              "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] "
              "[-t target-pane][shell-command]",
-             unsupported="efIZ"),
+             unsupported="I"),
         Verb("start-server", ("start",), "", 0, 0, "", starts_server=True, may_leave_empty=True),
         Verb("suspend-client", ("suspendc",), "t:", 0, 0, "[-t target-client]"),
         Verb("swap-pane", ("swapp",), "dDs:t:UZ", 0, 0, "[-dDUZ] [-s src-pane] [-t dst-pane]",
@@ -263,6 +262,8 @@ def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = T
                 raise _refused(verb, f"unknown flag -{letter}")
             given[letter] = None
             if template[found + 1:found + 2] != ":":
+                if letter in flags:  # given again: counted, as tmux's args_count
+                    flags[letter + _EVERY] = flags.get(letter + _EVERY, letter) + letter
                 flags[letter] = ""
                 continue
             if position < len(word):
@@ -291,6 +292,12 @@ _EVERY = "+"
 """A value flag's key suffix under which parse_flags keeps every value it was given,
 NUL-separated, for the flags tmux lets repeat (`-e A=1 -e B=2`); read by `flag_values`.
 The flag's own key holds the last, as tmux's args_get answers."""
+
+
+def flag_count(flags: dict[str, str], letter: str) -> int:
+    """How many times the flag `letter` (one without a value) was given: display-popup's
+    -E closes on its program's exit, -EE only on its success."""
+    return len(flags.get(letter + _EVERY, letter)) if letter in flags else 0
 
 
 def flag_values(flags: dict[str, str], letter: str) -> list[str]:

@@ -42,18 +42,23 @@ from prompt_toolkit.output import ColorDepth
 from wcwidth import wcwidth
 
 from termhost.mux import model
+from termhost.mux.clock_mode import ClockMode
 from termhost.mux.commands import Context, run_command, variables
+from termhost.mux.copy_mode import CopyMode
 from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
+from termhost.mux.style import Style
 from termhost.mux.terminal_overrides import has_automatic_margins
 from termhost.terminal.keys import encode_key, encode_paste
 from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
-from termhost.ui import borders, copy_view
+from termhost.ui import borders, clock, copy_view
 from termhost.ui.actions import PrefixActions
+from termhost.ui.box import BOX_LINES
+from termhost.ui.choose_modes import Chooser, TreeChooser, open_chooser
 from termhost.ui.choose_tree import ChooseTree
 from termhost.ui.colours import (
     TRUE_COLOUR,
@@ -67,16 +72,19 @@ from termhost.ui.colours import (
 )
 from termhost.ui.completion import Completions, targets_of
 from termhost.ui.copy_view import CopySession
-from termhost.ui.key_names import SPECIAL_KEYS, key_modes, with_meta
+from termhost.ui.key_names import key_bytes, key_modes, with_meta
+from termhost.ui.menu import Menu, MenuItem
 from termhost.ui.mouse_router import MouseRouter
+from termhost.ui.overlay import Overlay
 from termhost.ui.painter import Painter, Placement, TrackingOutput
+from termhost.ui.popup import Popup
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
 from termhost.ui.tree_view import describe as describe_tree
-from termhost.ui.tree_view import draw as draw_tree
 from termhost.ui.viewer import TextView
 
 if TYPE_CHECKING:
+    from termhost.mux.commands.modes import ChooseRequest
     from termhost.mux.server import Server
 
 __all__ = ["AttachedClient"]
@@ -220,8 +228,9 @@ class AttachedClient:
         """When it attached, and last typed (#{client_created}, #{client_activity})."""
         self._view: TextView | None = None
         """Shown in place of the window while open (C-b ?)."""
-        self._tree: ChooseTree | None = None
-        """choose-tree (C-b s, C-b w), shown in place of the window while open."""
+        self._tree: Chooser | None = None
+        """A choose mode (C-b s, C-b w, C-b =, C-b D, C-b f), shown in place of the
+        window while open."""
         self.detach_reason = f"detached (from session {session.name})"
         self._detaching = False
         self.suspended = False
@@ -261,6 +270,9 @@ class AttachedClient:
         self._pane_numbers_timer: asyncio.TimerHandle | None = None
         self._prompt: Prompt | None = None
         """An open status-line prompt: it takes every key until it is answered."""
+        self._overlay: Overlay | None = None
+        """A popup or a menu over the panes (display-popup, display-menu): it takes
+        every key until it closes."""
         self._message = ""
         """A message shown in place of the status bar (a failed command's error)."""
         self.painter = Painter(self._output, self._cursor_left_at, self.depth)
@@ -290,6 +302,7 @@ class AttachedClient:
 
             await self.app.run_async(pre_run=soon)
         finally:
+            self.close_overlay()  # a popup's program ends with the client, however it went
             self._input_cm.__exit__(None, None, None)
 
     @property
@@ -327,8 +340,9 @@ class AttachedClient:
             and self._prompt is None
             and self._view is None
             and self._tree is None
+            and self._overlay is None
             and not self._pane_numbers
-            and self.copying is None
+            and bool(self.session.windows) and self.active().mode is None
             and self._escape_timer is None
             and not self._pressed
             and bool(self.session.windows)
@@ -393,6 +407,11 @@ class AttachedClient:
         return pane.output_bytes - self._output_at_paint.get(pane, 0)
 
     def _visible_panes(self) -> list[Pane]:
+        """The panes painted: the window's, or only a popup's program while a popup is
+        open (tmux does not update the panes under a popup)."""
+        placement = self._overlay.placement() if self._overlay is not None else None
+        if placement is not None:
+            return [placement.pane]
         return self.session.active_window.panes if self.session.windows else []
 
     def relayout(self) -> None:
@@ -477,6 +496,12 @@ class AttachedClient:
             if only is None:
                 self.painter.paint([], None)
             return
+        placement = self._overlay.placement() if self._overlay is not None else None
+        if placement is not None:  # a popup: its program alone, in its box
+            assert self._overlay is not None
+            self.painter.paint([placement], placement.pane, only,
+                               "" if only else self._overlay.draw(self.depth))
+            return
         # A window larger than this client (window-size largest, resize-window) shows
         # its top left part, as in tmux.
         cols, rows = self.size.columns, self.size.rows - self._status_shown()
@@ -492,11 +517,18 @@ class AttachedClient:
                 overlay = self._pane_labels(placements, window) + overlay
             overlay = self._borders(placements, window) + overlay
         for copied in [p for p in placements if p.pane.mode is not None]:
-            # The frozen view in the pane's place; its live output waits underneath.
+            # The mode's view in the pane's place; its live output waits underneath.
             placements.remove(copied)
             mode = copied.pane.mode
-            assert mode is not None
-            overlay = copy_view.frame(mode, copied, self._overlay_styles) + overlay
+            if isinstance(mode, CopyMode):
+                overlay = copy_view.frame(mode, copied, self._overlay_styles) + overlay
+            else:
+                overlay = clock.frame(
+                    copied, self.server.window_option(window, "clock-mode-colour"),
+                    self.server.window_option(window, "clock-mode-style"),
+                    self.depth) + overlay
+        if self._overlay is not None:  # a menu, over everything (an echo's paint too)
+            overlay += self._overlay.draw(self.depth)
         prompt = self._prompt
         cursor = None if prompt is None else Point(
             x=min(prompt.cursor_column, self.size.columns - 1), y=self.size.rows - 1)
@@ -567,6 +599,8 @@ class AttachedClient:
             return
         self._detaching = True
         self._close_prompt()
+        if self._overlay is not None:
+            self._overlay.close()
         if reason:
             self.detach_reason = reason
         if self.app.is_running:
@@ -631,8 +665,8 @@ class AttachedClient:
             body = Window(FormattedTextControl(self._view_text), style="class:view")
         elif self._tree is not None:
             tree = self._tree
-            body = Window(FormattedTextControl(lambda: draw_tree(
-                tree, self.server, self.size.columns, self.body_rows)), style="class:view")
+            body = Window(FormattedTextControl(lambda: tree.draw(
+                self.size.columns, self.body_rows)), style="class:view")
         elif window is not None and fits:
             root = window.layout
             body = self._cell(window, Cell("pane", root.width, root.height, root.x, root.y,
@@ -694,6 +728,55 @@ class AttachedClient:
             fragments += [(_VIEW_STYLES[style], text) for style, text in row]
             fragments.append(("", "\n"))
         return fragments[:-1]
+
+    def open_menu(self, items: list[tuple[str, str, str]], title: str, selected: Style,
+                  place: Callable[[int, int], tuple[int, int]]
+                  ) -> asyncio.Future[str | None] | None:
+        """display-menu: the menu of `items` (name, key, command) over the panes, at
+        the place `place` gives for its size; the command chosen comes in the future,
+        None when none was. Not shown (None) if it does not fit the terminal, or
+        another overlay is open."""
+        menu = Menu([MenuItem(*item) for item in items], title, selected)
+        width, height = menu.size
+        if width > self.size.columns or height > self.size.rows:
+            return None
+        menu.x, menu.y = place(width, height)
+        return menu.closed if self._open_overlay(menu) else None
+
+    def open_popup(self, pane: Pane, box: tuple[int, int, int, int], lines: str | None,
+                   border_style: Style, title: str, close_on_exit: int
+                   ) -> asyncio.Future[int] | None:
+        """display-popup: `pane`'s program in the box (x, y, width, height) over the
+        panes, bordered with `lines` (None: none); the future says how it closed
+        (popup.py). None, and the program ended, if another overlay is open."""
+        popup = Popup(pane, *box, lines=None if lines is None else BOX_LINES[lines],
+                      border_style=border_style, title=title, close_on_exit=close_on_exit)
+        pane.on_output = self.refresh
+        if not self._open_overlay(popup):
+            popup.close()
+            return None
+        return popup.closed
+
+    def _open_overlay(self, overlay: Overlay) -> bool:
+        """Show a popup or a menu over the panes until it closes; False (and nothing
+        shown) if one is open already, as tmux keeps the first."""
+        if self._overlay is not None:
+            return False
+        self._overlay = overlay
+
+        def gone(_: object) -> None:
+            if self._overlay is overlay:
+                self._overlay = None
+                self.relayout()  # the panes it covered, painted again
+
+        overlay.closed.add_done_callback(gone)
+        self.relayout()
+        return True
+
+    def close_overlay(self) -> None:
+        """display-popup -C: close what is open over the panes."""
+        if self._overlay is not None:
+            self._overlay.close()
 
     def open_view(self, lines: list[str]) -> None:
         self._view = TextView(lines)
@@ -812,7 +895,7 @@ class AttachedClient:
     def copying(self) -> CopySession | None:
         """The copy mode of the active pane, which the keys go to, if it is in one."""
         pane = self.active() if self.session.windows else None
-        if pane is None or pane.mode is None:
+        if pane is None or not isinstance(pane.mode, CopyMode):
             self._driving = None
         elif self._driving is None or self._driving.mode is not pane.mode:
             self._driving = CopySession(pane, pane.mode, self, self.server.copy_text)
@@ -853,17 +936,21 @@ class AttachedClient:
 
     def choose_tree(self, *, windows: bool) -> None:
         """choose-tree: every session (C-b s) or window (C-b w, -w) to pick one from."""
-        self._tree = ChooseTree(describe_tree(self.server), self.session.id, windows=windows)
+        self._tree = TreeChooser(self, ChooseTree(describe_tree(self.server), self.session.id,
+                                                  windows=windows))
         self.relayout()
 
-    def _tree_key(self, tree: ChooseTree, name: str) -> None:
-        choice = tree.press(name)
-        if choice is None:
+    def choose(self, request: ChooseRequest) -> None:
+        """choose-buffer, choose-client, find-window: their list in place of the window."""
+        self._tree = open_chooser(self, request)
+        self.relayout()
+
+    def _tree_key(self, tree: Chooser, name: str) -> None:
+        if not tree.press(name):
             self.app.invalidate()
             return
-        self._tree = None
-        if choice.kind == "choose":
-            self.switch_to(choice.target)
+        if self._tree is tree:
+            self._tree = None
         self.relayout()
 
     def switch_to(self, target: str) -> None:
@@ -945,6 +1032,11 @@ class AttachedClient:
         the pane's."""
         if press.key is Keys.CPRResponse:
             return
+        if self._overlay is not None:
+            if press.key is not Keys.Vt100MouseEvent:
+                self._overlay.press(press, "Space" if name == " " else name)
+                self._paint()  # a menu's new selection
+            return
         if press.key is Keys.BracketedPaste:
             pane = self.active()
             pane.write(encode_paste(press.data, key_modes(pane)))
@@ -992,16 +1084,14 @@ class AttachedClient:
             root()
         elif name == prefix:
             self._prefixed = True
+        elif isinstance(self.active().mode, ClockMode):
+            self.leave_copy_mode()  # any key ends the clock, and goes no further
         else:
             self._send_key(press.key, press.data)
 
     def _send_key(self, key: Keys | str, data: str) -> None:
-        name = SPECIAL_KEYS.get(key) if isinstance(key, Keys) else None
         for pane in self._typed_into():
-            if name is not None:
-                pane.write(encode_key(name, key_modes(pane)))
-            else:
-                pane.write(data.encode("utf-8", "surrogateescape"))
+            pane.write(key_bytes(pane, key, data))
 
     def _type(self, data: bytes) -> None:
         for pane in self._typed_into():
@@ -1012,8 +1102,8 @@ class AttachedClient:
         pane of the window."""
         window = self.session.active_window
         if self.server.window_option(window, "synchronize-panes") == "on":
-            return [pane for pane in window.panes if not pane.dead]
-        return [window.active]
+            return [pane for pane in window.panes if not pane.dead and not pane.input_off]
+        return [] if window.active.input_off else [window.active]
 
     def active(self) -> Pane:
         return self.session.active_window.active

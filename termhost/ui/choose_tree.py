@@ -8,23 +8,26 @@ the window and `preview` under it, and runs what a `Choice` names.
 
 The rows are tmux 3.3's: a shortcut, the tree's branches, the item's name and its text,
 
-    (0)  - work: 2 windows (attached)
-    (1)  ├─> + 0: bash*
-    (2)  └─> + 1: vim-: "notes.txt"
-    (3)  + play: 1 windows
+    (0) - work: 2 windows (attached)
+    (1) ├─> + 0: bash*
+    (2) └─>   1: vim-: "notes.txt"
+    (3) + play: 1 windows
 
-and so are the keys (mode-tree.c's), less tagging, sorting, searching and filtering.
+and so are the keys (mode-tree.c's), less tagging, sorting and searching. A filter (as
+find-window's) leaves out the panes it is false for, and the windows and sessions left
+with none. `of_items` makes the same model a flat list (choose-buffer, choose-client).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from wcwidth import wcwidth
 
-__all__ = ["Choice", "ChooseTree", "TreePane", "TreeSession", "TreeWindow"]
+__all__ = ["Choice", "ChooseTree", "KeyOf", "ListItem", "TreePane", "TreeSession",
+           "TreeWindow"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,21 @@ class TreeSession:
     name: str
     attached: bool = False
     windows: Sequence[TreeWindow] = ()
+
+
+@dataclass(frozen=True)
+class ListItem:
+    """A row of a flat list: its `name` and `text` (the row reads `name: text`), and the
+    `target` choosing it names (a buffer's name, a client's tty)."""
+
+    target: str
+    name: str
+    text: str
+
+
+KeyOf = Callable[[int, str], str]
+"""A row's shortcut key by its line and its item's target ("" for none): choose-buffer's
+and choose-client's -K."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,9 @@ _EXPAND = {"Right", "l", "+"}
 _CHOOSE = {"Enter", "C-m"}
 _CANCEL = {"q", "Escape", "escape", "C-c", "C-g"}
 
+Keep = Callable[[int], bool]
+"""A filter on panes by id: whether the pane stays in the tree."""
+
 
 def _pane(pane: TreePane) -> _Item:
     text = pane.command + ("*" if pane.active else "")
@@ -114,24 +135,48 @@ def _pane(pane: TreePane) -> _Item:
     return _Item(target, str(pane.index), text, target, [])
 
 
-def _window(window: TreeWindow) -> _Item:
+def _window(window: TreeWindow, expanded: bool, keep: Keep | None) -> _Item | None:
+    """A window's row; its panes are rows under it only when it has more than one, as
+    tmux's window_tree_build_window. None when `keep` leaves none of its panes."""
     panes = [_pane(pane) for pane in window.panes]
     text = window.name + window.flags
     if len(window.panes) == 1 and window.panes[0].title:
         text += f': "{window.panes[0].title}"'
     active = next((p for p, pane in zip(panes, window.panes, strict=True) if pane.active),
                   panes[0] if panes else None)
+    kept = [p for p, pane in zip(panes, window.panes, strict=True)
+            if keep is None or keep(pane.id)]
+    if keep is not None and not kept:
+        return None
     return _adopt(_Item(f"@{window.id}", str(window.index), text,
-                        active.target if active else "", panes))
+                        active.target if active else "", kept if len(panes) > 1 else [],
+                        expanded=expanded))
 
 
-def _session(session: TreeSession, expanded: bool) -> _Item:
-    windows = [_window(window) for window in session.windows]
+def _session(session: TreeSession, expanded: bool, panes: bool,
+             keep: Keep | None) -> _Item | None:
+    """A session's row, its windows under it (and expanded to their panes with
+    `panes`); None when `keep` leaves none of its windows."""
+    windows = [_window(window, panes, keep) for window in session.windows]
     text = f"{len(windows)} windows" + (" (attached)" if session.attached else "")
     current = next((w for w, window in zip(windows, session.windows, strict=True)
-                    if window.current), windows[0] if windows else None)
+                    if window.current and w is not None), None)
+    current = current or next((w for w in windows if w is not None), None)
+    kept = [window for window in windows if window is not None]
+    if keep is not None and not kept:
+        return None
     return _adopt(_Item(f"${session.id}", session.name, text,
-                        current.preview if current else "", windows, expanded=expanded))
+                        current.preview if current else "", kept, expanded=expanded))
+
+
+def _roots(sessions: Sequence[TreeSession], expanded: bool, panes: bool,
+           keep: Keep | None) -> list[_Item]:
+    items = [_session(session, expanded, panes, keep) for session in sessions]
+    return [item for item in items if item is not None]
+
+
+def _default_key(line: int, target: str) -> str:
+    return ChooseTree.default_key(line)
 
 
 def _adopt(item: _Item) -> _Item:
@@ -166,23 +211,74 @@ class ChooseTree:
     """
 
     def __init__(self, sessions: Sequence[TreeSession], current: int, *,
-                 windows: bool) -> None:
+                 windows: bool, panes: bool = False, current_pane: int | None = None,
+                 keep: Keep | None = None, keys: KeyOf | None = None,
+                 sort: str | None = None, preview: bool = True) -> None:
         """`current` is the client's session id: its row is selected, or with `windows`
-        (C-b w, every session expanded to its windows) its current window's row."""
-        self._roots = [_session(session, windows) for session in sessions]
+        (C-b w, every session expanded to its windows) its current window's row, or
+        with `panes` (every window expanded too) the pane `current_pane`'s row if its
+        window has rows for its panes. `keep` filters the panes; when it keeps none the
+        whole tree is shown, `filtered` "no matches", as tmux's mode_tree_build."""
+        self._roots = _roots(sessions, windows or panes, panes, keep)
+        self.filtered: str | None = None if keep is None else "active"
+        """A filter is on: "active", or "no matches" when it left nothing to show."""
+        if keep is not None and not self._roots:
+            self._roots, self.filtered = _roots(sessions, windows or panes, panes, None), \
+                "no matches"
+        self.sort = sort
+        """The sort order the preview's title names (`sort: time`), if any."""
+        self.previewing = preview
+        """The preview is shown under the tree (not -N)."""
+        self._keys = keys or _default_key
         self._lines: list[_Line] = []
         self._build()
-        self._selected = 0
-        for root, session in zip(self._roots, sessions, strict=True):
-            if session.id == current:
-                start = root
-                if windows:
-                    start = next((item for item, window in zip(
-                        root.children, session.windows, strict=True) if window.current), root)
-                self._selected = self._index(start)
+        wanted = [f"${current}"]
+        session = next((s for s in sessions if s.id == current), None)
+        window = next((w for w in session.windows if w.current), None) if session else None
+        if window is not None and (windows or panes):
+            wanted.insert(0, f"@{window.id}")
+            if panes and current_pane is not None:
+                wanted.insert(0, f"%{current_pane}")
+        targets = self.targets()
+        self._selected = next((targets.index(t) for t in wanted if t in targets), 0)
         self._offset = 0
         self._height = 1
         """The rows last drawn: what PageUp/PageDown move by, as tmux's tree height."""
+
+    @classmethod
+    def of_items(cls, items: Sequence[ListItem], *, keys: KeyOf | None = None,
+                 sort: str | None = None, filtered: str | None = None,
+                 preview: bool = True) -> ChooseTree:
+        """A flat list of `items`, the first selected (choose-buffer, choose-client)."""
+        tree = cls([], -1, windows=False, keys=keys, sort=sort, preview=preview)
+        tree.filtered = filtered
+        tree.replace(items)
+        return tree
+
+    def replace(self, items: Sequence[ListItem], *, selected: str | None = None) -> None:
+        """The list's items anew (after a delete, a new sort order): the item selected
+        stays selected, or `selected`'s is, else the first row, as mode-tree keeps its
+        tag over a rebuild."""
+        keep = selected
+        if keep is None and self._lines:
+            keep = self._lines[self._selected].item.target
+        self._roots = [_Item(item.target, item.name, item.text, item.target, [])
+                       for item in items]
+        self._build()
+        targets = self.targets()
+        self._selected = targets.index(keep) if keep is not None and keep in targets else 0
+
+    @staticmethod
+    def default_key(line: int) -> str:
+        """tmux's default key format: rows 0 to 9 by their digit, then M-a to M-z, the
+        rest none."""
+        if line < 10:
+            return str(line)
+        return f"M-{chr(ord('a') + line - 10)}" if line < 36 else ""
+
+    def targets(self) -> list[str]:
+        """What each row names, top to bottom."""
+        return [line.item.target for line in self._lines]
 
     @property
     def selected(self) -> int:
@@ -195,16 +291,14 @@ class ChooseTree:
 
     def press(self, name: str) -> Choice | None:
         """Take one key by its tmux name; a Choice when choose-tree is over."""
+        keys = self._row_keys()
+        if name in keys:
+            self._selected = keys.index(name)
+            return self._choose()
         if name in _CANCEL:
             return Choice("cancel")
         if not self._lines:
             return None
-        shortcut = self._shortcut(name)
-        if shortcut is not None:
-            if shortcut >= len(self._lines):
-                return None  # no such row: tmux ignores the key
-            self._selected = shortcut
-            return self._choose()
         if name in _CHOOSE:
             return self._choose()
         if name in _UP:
@@ -237,6 +331,8 @@ class ChooseTree:
         """Of `height` rows, how many the tree takes; the rest (none when too few to
         show anything) is the preview's. tmux's split: two thirds, half when the tree is
         short, all of it in a small window."""
+        if not self.previewing:
+            return height
         tree = height // 3 * 2
         if tree > len(self._lines):
             tree = height // 2
@@ -255,11 +351,12 @@ class ChooseTree:
         elif self._selected >= self._offset + height:
             self._offset = self._selected - height + 1
         self._offset = max(0, min(self._offset, count - height))
-        keylen = 6 if count > 10 else 4
+        keys = self._row_keys()
+        keylen = max((len(key) for key in keys if key), default=-3) + 3
         shown: list[tuple[str, str]] = []
         for i in range(self._offset, min(count, self._offset + height)):
             style = "selected" if i == self._selected else ""
-            shown.append((style, _fit(self._text(i, keylen), width)))
+            shown.append((style, _fit(self._text(i, keys[i], keylen), width)))
         shown += [("", " " * width)] * (height - len(shown))
         return shown
 
@@ -271,8 +368,7 @@ class ChooseTree:
         if width < 2 or height < 2:
             return [" " * width] * height
         inner = width - 4
-        title = f" {self._lines[self._selected].item.name} " if self._lines else ""
-        top = "┌" + (title if _width(title) <= width - 2 else "") + "─" * width
+        top = "┌" + self._title(width) + "─" * width
         box = [_fit(top, width - 1) + "┐"]
         lines = height - 2
         first = max(0, cursor - lines + 1)
@@ -283,11 +379,29 @@ class ChooseTree:
         box.append("└" + "─" * (width - 2) + "┘")
         return box
 
-    def _text(self, i: int, keylen: int) -> str:
-        """Row i as mode-tree.c draws it."""
+    def _title(self, width: int) -> str:
+        """The preview box's title, as mode-tree.c writes it on the box: the item's
+        name, the sort order and whether a filter is on, when they fit."""
+        if not self._lines:
+            return ""
+        title = f" {self._lines[self._selected].item.name}"
+        if self.sort:
+            title += f" (sort: {self.sort})"
+        if _width(title) > width - 2:
+            return ""
+        if self.filtered and width - 2 >= _width(title) + 12 + len(self.filtered):
+            return title + f" (filter: {self.filtered}) "
+        return title + " "
+
+    def _row_keys(self) -> list[str]:
+        return [self._keys(i, line.item.target) for i, line in enumerate(self._lines)]
+
+    def _text(self, i: int, key: str, keylen: int) -> str:
+        """Row i as mode-tree.c draws it: its key in a column as wide as the widest
+        key's, then the tree's branches, the item's name and its text."""
         line = self._lines[i]
         item = line.item
-        key = f"({i})  " if i < 10 else f"(M-{chr(ord('a') + i - 10)})" if i < 36 else ""
+        key = f"({key})" + " " * (keylen - 2 - len(key)) if key else ""
         if line.flat:
             symbol = ""
         elif not item.children:
@@ -301,14 +415,6 @@ class ChooseTree:
             start = ("    " if parent_last else "│   ") * (line.depth - 1)
             start += ("└─> " if line.last else "├─> ") + symbol
         return f"{key.ljust(keylen)}{start}{item.name}: {item.text}"
-
-    @staticmethod
-    def _shortcut(name: str) -> int | None:
-        if len(name) == 1 and name.isdigit():
-            return int(name)
-        if len(name) == 3 and name.startswith("M-") and "a" <= name[2] <= "z":
-            return 10 + ord(name[2]) - ord("a")
-        return None
 
     def _choose(self) -> Choice:
         return Choice("choose", self._lines[self._selected].item.target)

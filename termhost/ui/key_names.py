@@ -11,9 +11,9 @@ from prompt_toolkit.key_binding import KeyPress
 from prompt_toolkit.keys import Keys
 
 from termhost.mux.pane import Pane
-from termhost.terminal.keys import KeyModes
+from termhost.terminal.keys import KeyModes, encode_key
 
-__all__ = ["SPECIAL_KEYS", "key_modes", "key_name", "with_meta"]
+__all__ = ["SPECIAL_KEYS", "key_bytes", "key_modes", "key_name", "with_meta"]
 
 SPECIAL_KEYS = {
     Keys.Up: "Up", Keys.Down: "Down", Keys.Left: "Left", Keys.Right: "Right",
@@ -60,3 +60,12 @@ def key_modes(pane: Pane) -> KeyModes:
         application_keypad=screen.application_keypad,
         bracketed_paste=screen.bracketed_paste,
     )
+
+
+def key_bytes(pane: Pane, key: Keys | str, data: str) -> bytes:
+    """What `pane`'s program reads for a parsed key: a special key encoded for its modes
+    (DECCKM...), anything else as the terminal sent it."""
+    name = SPECIAL_KEYS.get(key) if isinstance(key, Keys) else None
+    if name is not None:
+        return encode_key(name, key_modes(pane))
+    return data.encode("utf-8", "surrogateescape")

@@ -33,7 +33,7 @@ from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 from termhost.terminal.sgr import attribute_params
 from termhost.ui.colours import TRUE_COLOUR, sgr_colour
 
-__all__ = ["Painter", "Placement", "TrackingOutput"]
+__all__ = ["Painter", "Placement", "TrackingOutput", "cells_at"]
 
 _GAP = 4
 """Unchanged cells between two changed runs of a row written over rather than skipped
@@ -173,6 +173,14 @@ class Painter:
         x = min(int(screen.cursor.x), placement.width - 1, int(screen.columns) - 1)
         y = min(int(screen.cursor.y), placement.height - 1)
         return Point(x=placement.x + x, y=placement.y + y), bool(screen.cursor_visible)
+
+
+def cells_at(cells: list[Cell], x: int, y: int, depth: int = TRUE_COLOUR) -> str:
+    """What writes `cells` at column `x` of row `y`, whatever was there: a row of an
+    overlay drawn over the panes (a popup's border, a menu), in the painter's SGRs."""
+    out: list[str] = []
+    _row_changes(cells, None, x, y, out, depth)
+    return "".join(out)
 
 
 def _row_changes(

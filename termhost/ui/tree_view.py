@@ -8,6 +8,7 @@ model stays data in and rows out.
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -19,7 +20,7 @@ from termhost.ui.choose_tree import ChooseTree, TreePane, TreeSession, TreeWindo
 if TYPE_CHECKING:
     from termhost.mux.server import Server
 
-__all__ = ["describe", "draw", "find_pane"]
+__all__ = ["describe", "draw", "find_pane", "frame"]
 
 
 def describe(server: Server) -> list[TreeSession]:
@@ -54,16 +55,28 @@ def find_pane(server: Server, target: str) -> tuple[Session, Pane] | None:
 def draw(tree: ChooseTree, server: Server, width: int, height: int) -> StyleAndTextTuples:
     """The tree over the top of the window and, below it, the screen of the pane its
     selected row leads to, as tmux lays choose-tree out."""
+
+    def screen() -> tuple[list[str], int]:
+        found = find_pane(server, tree.preview_target())
+        if found is None:
+            return [], 0
+        shown = found[1].terminal.screen
+        return list(shown.display), shown.cursor.y
+
+    return frame(tree, width, height, screen)
+
+
+def frame(tree: ChooseTree, width: int, height: int,
+          preview: Callable[[], tuple[list[str], int]]) -> StyleAndTextTuples:
+    """The tree's rows over the top of `width` x `height` cells and, when there is room
+    for it, the preview box under them, around the lines (and the cursor's row, which
+    the box keeps in view) `preview` gives for the selected row."""
     tree_rows = tree.tree_height(height)
     fragments: StyleAndTextTuples = []
     for style, text in tree.rows(width, tree_rows):
         fragments += [("class:selection" if style else "", text), ("", "\n")]
     if height > tree_rows:
-        found = find_pane(server, tree.preview_target())
-        lines, cursor = [], 0
-        if found is not None:
-            screen = found[1].terminal.screen
-            lines, cursor = list(screen.display), screen.cursor.y
+        lines, cursor = preview()
         for row in tree.preview(lines, width, height - tree_rows, cursor=cursor):
             fragments += [("class:border", row), ("", "\n")]
     return fragments[:-1]

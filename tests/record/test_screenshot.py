@@ -43,7 +43,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
 
     def ready() -> bool:
         screens = [termhost(environment, "capture-pane", "-p", "-t", name).stdout
-                   for name in ("s", "h")]
+                   for name in ("s:", "h:")]
         hidden = termhost(environment, "display", "-p", "-t", "h", "#{cursor_flag}").stdout
         return all("red 日本" in screen for screen in screens) and hidden == "0\n"
 
@@ -58,8 +58,8 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
 
 
 def test_text_is_what_capture_pane_prints(env: dict[str, str]) -> None:
-    shot = screenshot(env, "-t", "s")
-    assert shot == termhost(env, "capture-pane", "-p", "-t", "s").stdout
+    shot = screenshot(env, "-t", "s:")
+    assert shot == termhost(env, "capture-pane", "-p", "-t", "s:").stdout
     assert shot.splitlines() == ["red 日本"] + [""] * 9
 
 
@@ -71,7 +71,7 @@ def test_text_to_a_file_and_without_a_target(env: dict[str, str], tmp_path: Path
 def test_svg_holds_the_characters_and_wide_ones_take_two_cells(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    screenshot(env, "-t", "s", "-o", str(tmp_path / "shot.svg"), "--title", "demo")
+    screenshot(env, "-t", "s:", "-o", str(tmp_path / "shot.svg"), "--title", "demo")
     root = ElementTree.parse(tmp_path / "shot.svg").getroot()
     texts = {element.text: element for element in root.iter(f"{SVG}text")}
     assert "demo" in texts  # the frame's title
@@ -87,7 +87,7 @@ def test_svg_holds_the_characters_and_wide_ones_take_two_cells(
 
 
 def test_the_red_word_is_the_themes_red(env: dict[str, str], tmp_path: Path) -> None:
-    screenshot(env, "-t", "s", "-o", str(tmp_path / "shot.svg"), "--theme", "nord")
+    screenshot(env, "-t", "s:", "-o", str(tmp_path / "shot.svg"), "--theme", "nord")
     root = ElementTree.parse(tmp_path / "shot.svg").getroot()
     word = next(e for e in root.iter(f"{SVG}text") if (e.text or "").startswith("red"))
     assert (word.text, word.get("fill")) == ("red", load_theme("nord").palette[1])
@@ -96,42 +96,44 @@ def test_the_red_word_is_the_themes_red(env: dict[str, str], tmp_path: Path) -> 
 def test_html_has_the_characters_the_title_and_the_frame(
     env: dict[str, str], tmp_path: Path
 ) -> None:
-    screenshot(env, "-t", "s", "-o", str(tmp_path / "shot.html"), "--title", "demo")
+    screenshot(env, "-t", "s:", "-o", str(tmp_path / "shot.html"), "--title", "demo")
     framed = (tmp_path / "shot.html").read_text(encoding="utf-8")
     assert "<title>demo</title>" in framed and 'class="bar"' in framed
     assert re.search(r"<pre>.*>red</span> .*>日</span>.*>本</span>", framed)
-    bare = screenshot(env, "-t", "s", "--format", "html", "--no-frame")
+    bare = screenshot(env, "-t", "s:", "--format", "html", "--no-frame")
     assert 'class="bar"' not in bare
 
 
 def test_ansi_is_the_text_with_sgr(env: dict[str, str]) -> None:
-    shot = screenshot(env, "-t", "s", "--format", "ansi", "--theme", "nord")
+    shot = screenshot(env, "-t", "s:", "--format", "ansi", "--theme", "nord")
     assert "\x1b[" in shot
     plain = [line.rstrip(" ") for line in re.sub(r"\x1b\[[0-9;:]*m", "", shot).splitlines()]
-    assert plain == termhost(env, "capture-pane", "-p", "-t", "s").stdout.splitlines()
+    assert plain == termhost(env, "capture-pane", "-p", "-t", "s:").stdout.splitlines()
 
 
 def test_the_cursor_is_drawn_only_when_the_pane_shows_it(env: dict[str, str]) -> None:
+    # `s:`, not `s`: a bare name is first a window of the current session (h's `sh`
+    # starts with s), as tmux's cmd_find_get_pane looks
     def rects(target: str) -> int:
         svg = ElementTree.fromstring(screenshot(env, "-t", target, "--format", "svg"))
         screen = svg.find(f"{SVG}g")
         assert screen is not None
         return len(screen.findall(f"{SVG}rect"))
 
-    assert rects("s") == rects("h") + 1
+    assert rects("s:") == rects("h") + 1
 
 
 def test_two_screenshots_are_the_same_bytes(env: dict[str, str], tmp_path: Path) -> None:
     for name in ("one", "two"):
-        screenshot(env, "-t", "s", "-o", str(tmp_path / f"{name}.svg"))
+        screenshot(env, "-t", "s:", "-o", str(tmp_path / f"{name}.svg"))
     assert (tmp_path / "one.svg").read_bytes() == (tmp_path / "two.svg").read_bytes()
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["-t", "s:0.9"], "can't find pane: 9"),
-    (["-t", "s", "--theme", "nope"], "unknown theme 'nope'"),
-    (["-t", "s", "-o", "/nonexistent/shot.svg"], "/nonexistent/shot.svg: No such file"),
-    (["-t", "s", "-o", "shot.png"], "shot.png: cannot tell the screenshot format"),
+    (["-t", "s:", "--theme", "nope"], "unknown theme 'nope'"),
+    (["-t", "s:", "-o", "/nonexistent/shot.svg"], "/nonexistent/shot.svg: No such file"),
+    (["-t", "s:", "-o", "shot.png"], "shot.png: cannot tell the screenshot format"),
 ])
 def test_failures_are_one_line(env: dict[str, str], args: list[str], message: str) -> None:
     done = termhost(env, "screenshot", *args)

@@ -477,7 +477,10 @@ def test_synchronize_panes_types_into_every_pane_of_that_window(env: dict[str, s
         await outer.see(lambda s: "1:" in s[-1], "the new window")
         outer.type(b"one")
         await outer.see(lambda s: s[0] == "one", "the keys in its one pane")
-        assert termhost(env, "show-options", "-v", "synchronize-panes") == "off\n"
+        # the global value; window 0's own; none of window 1's own (tmux shows nothing)
+        assert termhost(env, "show-options", "-gv", "synchronize-panes") == "off\n"
+        assert termhost(env, "show-options", "-wv", "-t", "sy:0", "synchronize-panes") == "on\n"
+        assert termhost(env, "show-options", "-v", "synchronize-panes") == ""
         await outer.detach()
 
     asyncio.run(scenario())

@@ -43,61 +43,68 @@ def many(count: int) -> list[TreeSession]:
 def test_sessions_start_collapsed_with_the_current_one_selected() -> None:
     tree = ChooseTree([WORK, PLAY], 1, windows=False)
     assert texts(tree) == [
-        "(0)  + work: 2 windows (attached)",
-        "(1)  + play: 1 windows",
+        "(0) + work: 2 windows (attached)",
+        "(1) + play: 1 windows",
     ]
-    assert selected(tree) == "(1)  + play: 1 windows"
+    assert selected(tree) == "(1) + play: 1 windows"
 
 
 def test_windows_show_every_session_expanded_with_the_current_window_selected() -> None:
+    """A window of one pane has no rows under it, as tmux's window_tree_build_window."""
     tree = ChooseTree([WORK, PLAY], 0, windows=True)
     assert texts(tree) == [
-        "(0)  - work: 2 windows (attached)",
-        "(1)  ├─> + 0: bash*",
-        '(2)  └─> + 1: vim-: "notes.txt"',
-        "(3)  - play: 1 windows",
-        "(4)  └─> + 0: zsh*",
+        "(0) - work: 2 windows (attached)",
+        "(1) ├─> + 0: bash*",
+        '(2) └─>   1: vim-: "notes.txt"',
+        "(3) - play: 1 windows",
+        "(4) └─> 0: zsh*",
     ]
-    assert selected(tree) == "(1)  ├─> + 0: bash*"
+    assert selected(tree) == "(1) ├─> + 0: bash*"
 
 
 def test_right_expands_a_window_into_its_panes_and_left_collapses_it_again() -> None:
     tree = ChooseTree([WORK, PLAY], 0, windows=True)
     press(tree, "Right")
     assert texts(tree)[1:5] == [
-        "(1)  ├─> - 0: bash*",
-        "(2)  │   ├─> 0: bash*",
-        "(3)  │   └─> 1: top",
-        '(4)  └─> + 1: vim-: "notes.txt"',
+        "(1) ├─> - 0: bash*",
+        "(2) │   ├─> 0: bash*",
+        "(3) │   └─> 1: top",
+        '(4) └─>   1: vim-: "notes.txt"',
     ]
     press(tree, "Down", "Down", "Left")  # on a pane: its window collapses, and is selected
-    assert selected(tree) == "(1)  ├─> + 0: bash*"
+    assert selected(tree) == "(1) ├─> + 0: bash*"
     assert len(texts(tree)) == 5
 
 
 def test_panes_of_the_last_window_hang_from_a_blank_column() -> None:
-    tree = ChooseTree([WORK], 0, windows=True)
-    press(tree, "Down", "+")
-    assert texts(tree)[2:] == [
-        '(2)  └─> - 1: vim-: "notes.txt"',
-        '(3)      └─> 0: vim*: "notes.txt"',
+    edit = TreeSession(2, "edit", windows=[
+        TreeWindow(5, 0, "sh", "-", [TreePane(6, 0, "sh", active=True)]),
+        TreeWindow(6, 1, "vim", "*", [TreePane(7, 0, "vim", title="notes.txt", active=True),
+                                      TreePane(8, 1, "make")], current=True)])
+    tree = ChooseTree([edit], 2, windows=True)
+    press(tree, "+")
+    assert texts(tree)[1:] == [
+        "(1) ├─>   0: sh-",
+        "(2) └─> - 1: vim*",
+        '(3)     ├─> 0: vim*: "notes.txt"',
+        "(4)     └─> 1: make",
     ]
 
 
 def test_right_on_an_expanded_row_moves_down_and_left_on_a_collapsed_top_row_moves_up() -> None:
     tree = ChooseTree([WORK, PLAY], 0, windows=True)
     press(tree, "Home", "Right")
-    assert selected(tree) == "(1)  ├─> + 0: bash*"
+    assert selected(tree) == "(1) ├─> + 0: bash*"
     press(tree, "End", "Left", "Left")  # collapses play, then moves up off it
-    assert selected(tree) == '(2)  └─> + 1: vim-: "notes.txt"'
-    assert texts(tree)[-1] == "(3)  + play: 1 windows"
+    assert selected(tree) == '(2) └─>   1: vim-: "notes.txt"'
+    assert texts(tree)[-1] == "(3) + play: 1 windows"
 
 
 def test_collapsing_above_the_selection_keeps_the_same_item_selected() -> None:
     tree = ChooseTree([WORK, PLAY], 1, windows=True)
-    assert selected(tree) == "(4)  └─> + 0: zsh*"
+    assert selected(tree) == "(4) └─> 0: zsh*"
     press(tree, "Home", "-")
-    assert selected(tree) == "(0)  + work: 2 windows (attached)"
+    assert selected(tree) == "(0) + work: 2 windows (attached)"
     assert press(tree, "End", "Enter") == Choice("choose", "@3")
 
 
@@ -156,7 +163,7 @@ def test_the_selection_is_kept_in_view_and_the_view_moves_no_more_than_it_must()
 def test_rows_are_cut_to_the_width_and_padded_to_the_height() -> None:
     tree = ChooseTree([WORK, PLAY], 0, windows=False)
     rows = tree.rows(12, 4)
-    assert [text for _, text in rows] == ["(0)  + work:", "(1)  + play:", " " * 12, " " * 12]
+    assert [text for _, text in rows] == ["(0) + work: ", "(1) + play: ", " " * 12, " " * 12]
     assert [style for style, _ in rows] == ["selected", "", "", ""]
 
 

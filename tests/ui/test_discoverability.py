@@ -73,8 +73,8 @@ def test_choose_tree_previews_and_switches_sessions(env: dict[str, str]) -> None
         outer = await client(env, "attach", "-t", "alpha", cols=80, rows=30)
         await outer.see(lambda s: s[-1].startswith("[alpha]"), "alpha's status bar")
         outer.type(b"\x02s")
-        await outer.see(lambda s: s[0].startswith("(0)  + alpha: 1 windows (attached)")
-                        and s[1].startswith("(1)  + beta: 1 windows"), "the sessions")
+        await outer.see(lambda s: s[0].startswith("(0) + alpha: 1 windows (attached)")
+                        and s[1].startswith("(1) + beta: 1 windows"), "the sessions")
         outer.type(b"j")  # down to beta: its pane is previewed
         await outer.see(lambda s: any("│ in-beta" in line for line in s), "beta's preview")
         outer.type(b"\r")

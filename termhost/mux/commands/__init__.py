@@ -11,6 +11,8 @@ Messages and exit statuses follow tmux: `can't find session: X` and 1, usage err
 
 from __future__ import annotations
 
+import fnmatch
+import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -21,7 +23,7 @@ from termhost.mux.formats import FormatScope, expand, format_true
 from termhost.mux.hooks import AFTER_COMMANDS
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
-from termhost.mux.targets import TargetKind, anchored
+from termhost.mux.targets import TargetKind, anchored, window_named
 from termhost.mux.verbs import VERBS, UsageError, Verb, lookup, not_implemented, parse_flags
 
 if TYPE_CHECKING:
@@ -199,15 +201,24 @@ def find_session(server: Server, target: str | None) -> Session:
             return server.sessions[name[1:]]
     elif name in server.sessions:
         return server.sessions[name]
-    else:
-        matches = [s for s in sessions if s.name.startswith(name)]
-        if len(matches) == 1:
-            return matches[0]
+    else:  # a unique prefix, else a unique fnmatch pattern, as cmd_find_get_session
+        for matches in ([s for s in sessions if s.name.startswith(name)],
+                        [s for s in sessions if fnmatch.fnmatchcase(s.name, name)]):
+            if matches:
+                if len(matches) == 1:
+                    return matches[0]
+                break
     raise CommandError(f"can't find session: {name}")
 
 
 def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane]:
-    """`-t` as a pane: `%ID`, `@ID`, or SESSION[:WINDOW[.PANE]] (indexes or names)."""
+    """`-t` as a pane: `%ID`, `@ID`, SESSION[:WINDOW[.PANE]] (indexes or names), or the
+    marked pane (`{marked}`, `~`)."""
+    if target in ("{marked}", "~"):
+        marked = server.marked_pane()
+        if marked is None:
+            raise CommandError("no marked target")
+        return marked
     if target and target[0] in "%@":
         kind = "pane" if target[0] == "%" else "window"
         for session in server.sessions.values():
@@ -250,10 +261,10 @@ def find_destination(server: Server, target: str | None, default: Session) -> tu
 
 
 def _find_window(session: Session, spec: str) -> Window:
-    for window in session.windows:
-        if (spec.isdigit() and window.index == int(spec)) or window.name == spec:
-            return window
-    raise CommandError(f"can't find window: {spec}")
+    window = window_named(session, spec)
+    if window is None:
+        raise CommandError(f"can't find window: {spec}")
+    return window
 
 
 def expand_at(context: Context, template: str, target: str | None) -> str:
@@ -298,6 +309,30 @@ def new_object_info(flags: dict[str, str], default: str, server: Server, session
     return expand(flags.get("F", default), values, scope=scope) + "\n"
 
 
+def working_directory(context: Context, flags: dict[str, str], session: Session | None,
+                      window: Window | None = None, pane: Pane | None = None, *,
+                      fallback: bool = True) -> str | None:
+    """Where a new pane starts, as tmux's spawn reads -c: a format expanded for the
+    target, a relative path taken from the asking client's directory (else the
+    session's); without -c the client's directory, else (a key binding, the prompt) the
+    session's. A directory that is not there is no error: the program starts in the
+    home directory instead (Pane.start), as tmux's spawn falls back."""
+    given = flags.get("c")
+    if not given:
+        return (context.cwd or (session.path if session is not None else None) or None
+                ) if fallback else None
+    values, scope = (format_target(context.server, session, window, pane) if session is not None
+                     else format_target(context.server))
+    path = expand(given, values, scope=scope)
+    base = context.cwd or (session.path if session is not None else None) or os.getcwd()
+    return os.path.join(base, path)
+
+
+def assignments(values: list[str]) -> dict[str, str]:
+    """-e VAR=value, each given; one without `=` is left out, as tmux leaves it."""
+    return dict(value.split("=", 1) for value in values if "=" in value)
+
+
 def size_arg(text: str, what: str) -> int:
     """A -x / -y size: 1 to 10000, or tmux's `width N is invalid`."""
     if not text.isdigit() or not 1 <= int(text) <= 10000:
@@ -321,6 +356,8 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     keys,
     layouts,
     locking,
+    modes,
+    overlays,
     panes,
     pipes,
     prompts,
@@ -332,6 +369,7 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["buffers", "clients", "environment", "hooks", "keys", "layouts", "locking", "panes",
+__all__ += ["buffers", "clients", "environment", "hooks", "keys", "layouts", "locking", "modes",
+            "overlays", "panes",
             "pipes", "prompts", "recording", "scripts", "sessions", "settings", "snapshots",
             "windows"]

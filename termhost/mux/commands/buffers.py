@@ -44,14 +44,16 @@ async def show_buffer(context: Context, flags: dict[str, str], args: list[str]) 
     return Result(stdout=buffer.data.decode("utf-8", "surrogateescape"))
 
 
+def buffer_variables(buffer: Buffer) -> dict[str, str]:
+    """A paste buffer's #{buffer_*} variables (list-buffers', choose-buffer's)."""
+    return {"buffer_name": buffer.name, "buffer_size": str(len(buffer.data)),
+            "buffer_sample": sample(buffer.data), "buffer_created": str(int(buffer.created))}
+
+
 @command("list-buffers")
 async def list_buffers(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    return listed(flags, _LIST_FORMAT, (({
-        "buffer_name": buffer.name,
-        "buffer_size": str(len(buffer.data)),
-        "buffer_sample": sample(buffer.data),
-        "buffer_created": str(int(buffer.created)),
-    }, None) for buffer in context.server.buffers.all()))
+    return listed(flags, _LIST_FORMAT, ((buffer_variables(buffer), None)
+                                        for buffer in context.server.buffers.all()))
 
 
 @command("delete-buffer")

@@ -72,11 +72,25 @@ async def show_hooks(context: Context, flags: dict[str, str], args: list[str]) -
     if "g" in flags:
         names = WINDOW_HOOKS if "w" in flags or "p" in flags else SESSION_HOOKS
     if args:
-        name, _ = array_reference(args[0])
+        name, index = array_reference(args[0])
         if not is_hook(name):
             raise CommandError(f"invalid option: {name}")
+        if index is not None:  # one element: its command, or nothing after the name
+            return Result(stdout=f"{name}[{index}] {scope.command_at(name, index)}\n")
         names = (name,) if "g" in flags or scope.commands(name) is not None else ()
-    return Result(stdout="".join(line + "\n" for line in scope.shown(names)))
+    return Result(stdout=hook_lines(scope, names))
+
+
+def hook_lines(scope: Hooks, names: tuple[str, ...] | None) -> str:
+    """show-hooks' (and show-options -H's) lines for `names` of `scope`."""
+    return "".join(line + "\n" for line in scope.shown(names))
+
+
+def listed_hooks(context: Context, flags: dict[str, str]) -> str:
+    """show-options -H: the hooks of the same scope, after its options."""
+    names = (WINDOW_HOOKS if "w" in flags or "p" in flags else SESSION_HOOKS
+             ) if "g" in flags else None
+    return hook_lines(_scope(context, flags), names)
 
 
 def _commands(context: Context, name: str, session: Session,

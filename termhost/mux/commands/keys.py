@@ -9,7 +9,8 @@ from termhost.mux.commands import (
     Result,
     command,
 )
-from termhost.mux.printing import Block, command_line, command_list
+from termhost.mux.lexer import LexError, split_commands
+from termhost.mux.printing import Block, command_list
 from termhost.mux.verbs import VERBS, lookup
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_key
 
@@ -44,14 +45,22 @@ async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> 
         context.server.key_tables.annotate(table, _key_name(args[0]), flags.get("N", ""))
         return Result()
     words = args[1:]
-    block = len(words) == 1 and isinstance(words[0], Block)
-    if not block and lookup(words[0]) is None:
-        raise CommandError(f"unknown command: {words[0]}")
+    if len(words) > 1:
+        commands = [words]  # `;` words within, as command_line prints them
+    elif isinstance(words[0], Block):
+        commands = words[0].commands
+    else:  # one argument is a command line (`bind x "display hi ; neww"`), as tmux's
+        try:  # args_make_commands parses it
+            commands = split_commands(words[0], context.env)
+        except LexError as error:
+            raise CommandError(f"syntax error: {error}") from None
+    unknown = next((argv[0] for argv in commands if lookup(argv[0]) is None), None)
+    if unknown is not None:
+        raise CommandError(f"unknown command: {unknown}")
     key = _key_name(args[0])
-    command = command_list(words[0].commands) if isinstance(words[0], Block) and block \
-        else command_line(words)
-    if table.startswith("copy-mode") and (words[:2] not in (["send-keys", "-X"], ["send", "-X"])
-                                          or len(words) != 3):
+    command = command_list(commands)
+    copying = len(commands) == 1 and commands[0][:2] in (["send-keys", "-X"], ["send", "-X"])
+    if table.startswith("copy-mode") and not (copying and len(commands[0]) == 3):
         raise CommandError(f"copy mode keys run send-keys -X COMMAND, not: {command}")
     context.server.key_tables.bind(table, key, command, flags.get("N", ""))
     return Result()

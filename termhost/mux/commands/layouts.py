@@ -15,8 +15,14 @@ from termhost.mux.layout import LayoutError
 
 @command("select-layout")
 async def select_layout(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """A preset (a unique prefix will do), or with -n/-p the next/previous one."""
-    session, window, _ = find_pane(context.server, flags.get("t"))
+    """A preset (a unique prefix will do), or with -n/-p the next/previous one; -E
+    spreads the target pane and its neighbours out evenly instead."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    if "E" in flags:
+        layout.spread_out(window.layout, pane)
+        window.fit_panes()
+        context.server.refresh(session)
+        return Result()
     try:
         if "n" in flags:
             preset = layout.next_layout(window.preset)

@@ -4,31 +4,34 @@ break-pane, join-pane (move-pane), swap-pane, rotate-window."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from termhost.mux import layout
+from termhost.mux.clock_mode import ClockMode
 from termhost.mux.commands import (
     NEW_PANE_INFO,
     CommandError,
     Context,
     Result,
+    assignments,
     command,
     find_destination,
     find_pane,
     find_session,
     listed,
     new_object_info,
-    size_arg,
+    working_directory,
 )
 from termhost.mux.commands.clients import find_client
+from termhost.mux.copy_mode import CopyMode
 from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import ABSENT_WHEN_EMPTY, client_variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
 from termhost.mux.pane import Pane
+from termhost.mux.verbs import flag_values
 from termhost.terminal.cell import Cell
 from termhost.terminal.grid_string import START, string_cells
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
@@ -36,15 +39,27 @@ from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
 
 @command("send-keys")
 async def send_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The keys to the target pane's program (-l: as text), -N times; with -X, the
-    arguments are a command for the pane's mode instead (`send -X cancel`)."""
-    session, _, pane = find_pane(context.server, flags.get("t"))
+    """The keys to the target pane's program (-l: as text, -H: as hexadecimal codes),
+    -N times; -R resets its terminal first. With -X, the arguments are a command for the
+    pane's mode instead (`send -X cancel`), formats with -F (tmux 3.3a expands no keys).
+    A pane whose input is off (select-pane -d) takes none."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
     count = _repeat_count(flags.get("N"))
+    if "F" in flags and "X" in flags:
+        values, scope = format_target(context.server, session, window, pane)
+        args = [expand(arg, values, scope=scope) for arg in args]
+    if "R" in flags:
+        _reset_terminal(pane)
+        context.server.refresh(session)
     if "X" in flags:
-        if pane.mode is None:
+        if not isinstance(pane.mode, CopyMode):
             raise CommandError("not in a mode")
         if args:
             _mode_command(context, session, pane, args, count)
+        return Result()
+    if isinstance(pane.mode, ClockMode):  # a key ends the clock and goes no further
+        pane.mode = None
+        context.server.refresh(session)
         return Result()
     screen = pane.terminal.screen
     modes = KeyModes(
@@ -53,11 +68,41 @@ async def send_keys(context: Context, flags: dict[str, str], args: list[str]) ->
         bracketed_paste=screen.bracketed_paste,
     )
     try:
-        keys = encode_keys(args, modes, literal="l" in flags)
+        keys = _hex_keys(args) if "H" in flags else encode_keys(args, modes,
+                                                                literal="l" in flags)
     except UnknownKey as error:
         raise CommandError(str(error)) from None
-    pane.write(keys * count)
+    if not pane.input_off:
+        pane.write(keys * count)
     return Result()
+
+
+def _reset_terminal(pane: Pane) -> None:
+    """send-keys -R, as tmux's screen_write_reset: the lines in use scroll into the
+    history (its clear of the screen), then the terminal is back to its power-on state
+    (RIS: modes, margins, tabs, cursor home), the history kept."""
+    terminal = pane.terminal
+    terminal.flush()
+    screen = terminal.screen
+    used = max((y + 1 for y in range(screen.lines)
+                if "".join(screen.buffer[y][x].data for x in range(screen.columns)).strip()),
+               default=0)
+    terminal.feed(b"\x1b[r\x1b[%dH" % screen.lines + b"\n" * used + b"\x1bc")
+    terminal.flush()
+
+
+def _hex_keys(args: list[str]) -> bytes:
+    """send-keys -H: each argument a byte in hexadecimal; one that is not (`zz`, `100`)
+    is left out, as tmux's cmd_send_keys_inject_string leaves it."""
+    codes = bytearray()
+    for arg in args:
+        try:
+            code = int(arg, 16)
+        except ValueError:
+            continue
+        if 0 <= code <= 0xFF:
+            codes.append(code)
+    return bytes(codes)
 
 
 def _repeat_count(text: str | None) -> int:
@@ -77,7 +122,7 @@ def _mode_command(context: Context, session: Session, pane: Pane, args: list[str
                   count: int) -> None:
     """One copy-mode command (`send -X NAME [argument]`) on the pane's mode: a copy goes
     to a paste buffer, and a command that ends the mode ends it on every client."""
-    assert pane.mode is not None
+    assert isinstance(pane.mode, CopyMode)
     action = pane.mode.run(args[0], args[1:], count)
     if action is not None and action.kind == "copy":
         context.server.copy_text(action.text)
@@ -243,8 +288,10 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
         window.zoom(not window.zoomed)
         context.server.refresh(session)
         return Result()
-    width = size_arg(flags["x"], "width") if "x" in flags else None
-    height = size_arg(flags["y"], "height") if "y" in flags else None
+    width = (_size_or_percentage(flags["x"], window.layout.width, "width")
+             if "x" in flags else None)
+    height = (_size_or_percentage(flags["y"], window.layout.height, "height")
+              if "y" in flags else None)
     every: tuple[layout.Direction, ...] = ("L", "R", "U", "D")
     directions = [d for d in every if d in flags]
     if width is None and height is None and not directions:
@@ -260,6 +307,18 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
+def _size_or_percentage(text: str, whole: int, what: str) -> int:
+    """resize-pane's -x / -y: cells, or N% of the window's width / height, as tmux's
+    args_percentage (`height invalid`, `height too large`)."""
+    number = text.removesuffix("%")
+    if not number.isdigit():
+        raise CommandError(f"{what} invalid")
+    if int(number) > (100 if text.endswith("%") else 2**31 - 1):
+        raise CommandError(f"{what} too large")
+    size = whole * int(number) // 100 if text.endswith("%") else int(number)
+    return max(1, size)
+
+
 @command("respawn-pane")
 async def respawn_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A dead pane (remain-on-exit) runs its command again, or `command`; -k kills a
@@ -268,9 +327,10 @@ async def respawn_pane(context: Context, flags: dict[str, str], args: list[str])
     if not pane.dead and "k" not in flags:
         where = f"{session.name}:{window.index}.{window.panes.index(pane)}"
         raise CommandError(f"respawn pane failed: pane {where} still active")
-    cwd = flags.get("c") or context.cwd
-    await context.server.respawn_pane(
-        session, window, pane, args, context.server.environ_of(session), cwd)
+    cwd = working_directory(context, flags, session, window, pane)
+    env = context.server.environ_of(session)
+    env.update(assignments(flag_values(flags, "e")))
+    await context.server.respawn_pane(session, window, pane, args, env, cwd)
     return Result()
 
 
@@ -308,19 +368,21 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
 async def split_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     session, window, pane = find_pane(context.server, flags.get("t"))
     size, percentage = _split_size(flags)
-    # tmux's server_client_get_cwd: -c, else a command line's own directory, else (a
-    # key binding, the prompt) the session's
-    cwd = flags.get("c") or context.cwd or session.path or None
-    if cwd is not None and not os.path.isdir(cwd):
-        raise CommandError(f"bad working directory: {cwd}")
+    cwd = working_directory(context, flags, session, window, pane)
     env = context.server.environ_of(session)
+    env.update(assignments(flag_values(flags, "e")))
+    window.zoom(False)  # before the split, whether or not it finds room, as tmux's
     try:
         new = await context.server.split_window(
             session, window, pane, args, env, cwd, horizontal="h" in flags, size=size,
             percentage=percentage, before="b" in flags, select="d" not in flags,
+            full="f" in flags,
         )
     except LayoutError as error:
-        raise CommandError(f"create pane failed: {error}") from None
+        raise CommandError(str(error)) from None
+    if "Z" in flags and "d" not in flags:  # the new pane, zoomed
+        window.zoom(True)
+        context.server.refresh(session)
     return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, session,
                                          window, new))
 
@@ -344,29 +406,47 @@ _DIRECTIONS = {"L": LEFT, "R": RIGHT, "U": UP, "D": DOWN}
 
 @command("select-pane")
 async def select_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """-T sets the pane's title (#{pane_title}) until the program sets another (OSC 2)."""
-    session, window, pane = find_pane(context.server, flags.get("t"))
+    """The target pane (or the one beyond its -L/-R/-U/-D border, -l the last one) made
+    active; -Z keeps the window zoomed. -T sets its title (#{pane_title}) until the
+    program sets another (OSC 2); -d and -e turn its input off and on; -m marks it (or
+    unmarks it if it was marked), -M clears the mark."""
+    server = context.server
+    if "l" in flags:
+        return await last_pane(context, {k: v for k, v in flags.items() if k != "l"}, args)
+    session, window, pane = find_pane(server, flags.get("t"))
     if "T" in flags:
         pane.terminal.screen.title = flags["T"]
-        context.server.refresh(session)
+        server.refresh(session)
+        return Result()
+    if "m" in flags or "M" in flags:
+        server.marked = None if "M" in flags or server.marked is pane else pane
+        server.refresh(session)
+        return Result()
+    if "d" in flags or "e" in flags:
+        pane.input_off = "d" in flags
         return Result()
     for flag, direction in _DIRECTIONS.items():
         if flag in flags:
             pane = window.neighbour(pane, direction)
+    zoomed = window.zoomed
     session.select(window)
     window.select(pane)
-    context.server.refresh(session)
+    if zoomed and "Z" in flags:
+        window.zoom(True)
+    server.refresh(session)
     return Result()
 
 
 @command("last-pane")
 async def last_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The pane that was active before this one in the window -t; -Z keeps it zoomed."""
-    if "d" in flags or "e" in flags:
-        raise CommandError("last-pane -d and -e (a pane's input off and on) are not supported")
+    """The pane that was active before this one in the window -t; -Z keeps it zoomed,
+    -d and -e turn its input off and on."""
     session, window, _ = find_pane(context.server, flags.get("t"))
     if window.last is None or window.last not in window.panes:
         raise CommandError("no last pane")
+    if "d" in flags or "e" in flags:
+        window.last.input_off = "d" in flags
+        return Result()
     zoomed = window.zoomed
     window.select(window.last)
     if zoomed and "Z" in flags:
@@ -468,4 +548,14 @@ async def display_panes(context: Context, flags: dict[str, str], args: list[str]
     for client in context.server.clients:
         if client.session is session:
             client.display_panes(int(duration) / 1000)
+    return Result()
+
+
+@command("clear-history")
+async def clear_history(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The target pane's scrollback emptied; its screen stays (tmux's grid_clear_history)."""
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    pane.terminal.flush()  # what the program wrote so far scrolls in first
+    pane.terminal.history.clear()
+    context.server.refresh(session)
     return Result()

@@ -3,7 +3,6 @@ list-sessions, kill-session, kill-server, rename-session, start-server."""
 
 from __future__ import annotations
 
-import os
 import time
 
 from termhost.mux.commands import (
@@ -16,6 +15,7 @@ from termhost.mux.commands import (
     new_object_info,
     one_name,
     size_arg,
+    working_directory,
 )
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables
@@ -44,9 +44,7 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
         raise CommandError(f"duplicate session: {name}")
     cols = size_arg(flags.get("x", "80"), "width")
     rows = size_arg(flags.get("y", "24"), "height")
-    cwd = flags.get("c") or context.cwd
-    if cwd is not None and not os.path.isdir(cwd):
-        raise CommandError(f"bad working directory: {cwd}")
+    cwd = working_directory(context, flags, None)
     extra: dict[str, str] = {}
     for assignment in flag_values(flags, "e"):
         key, equals, value = assignment.partition("=")
@@ -68,10 +66,8 @@ async def attach_session(context: Context, flags: dict[str, str], args: list[str
     """The client attaches to -t's session: -d detaches its other clients, -E leaves
     its environment as it is, -c sets the directory its new windows start in."""
     session = find_session(context.server, flags.get("t"))  # before the terminal, as tmux
-    cwd = flags.get("c")
+    cwd = working_directory(context, flags, session, fallback=False)
     if cwd is not None:
-        if not os.path.isdir(cwd):
-            raise CommandError(f"bad working directory: {cwd}")
         session.path = cwd  # where its new windows start
     return _attach(context, session, detach_others="d" in flags, update="E" not in flags)
 

@@ -16,6 +16,7 @@ from termhost.mux.commands import (
     expand_at,
     find_pane,
 )
+from termhost.mux.commands.hooks import listed_hooks
 from termhost.mux.model import Window
 from termhost.mux.options import OptionError, UnknownOption, array_reference, is_user_option
 from termhost.mux.printing import escaped
@@ -26,8 +27,14 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
     """-u unsets, -o refuses an option already set, -a appends to a string, -F expands
     formats in the value, -q says nothing of an unknown option; a flag given no value
     toggles."""
-    name, index = array_reference(args[0])
     options = context.server.options
+    name, index = array_reference(args[0])
+    try:
+        name = options.resolve(name)
+    except OptionError as error:
+        if "q" in flags and isinstance(error, UnknownOption):
+            return Result()
+        raise CommandError(str(error)) from None
     unset = "u" in flags or "U" in flags
     if len(args) < 2 and not unset and (is_user_option(name) or _is_string(context, name)):
         raise CommandError("empty value")
@@ -79,21 +86,25 @@ async def set_window_option(context: Context, flags: dict[str, str], args: list[
 async def show_options(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """One option, or the options of a scope (-s server, -w window, -p pane, else the
     session's), as tmux prints them: strings escaped as a config file would read them
-    back; -v the values alone; -q nothing for an unknown option."""
+    back; -v the values alone; -q nothing for an unknown option. A window's (pane's)
+    own values without -g: an option it does not set shows nothing, or with -A the
+    value it inherits, marked `*`. -H adds the scope's hooks."""
     options = context.server.options
+    inherit = "A" in flags and "g" not in flags
     shown: list[tuple[str, str | None]]
     try:
         if args:
             name, index = array_reference(args[0])
+            name = options.resolve(name)
             window = _local_window(context, name, flags, creating=False)
             if window is not None and name in window.options:
                 shown = [(name, window.options[name])]
+            elif window is not None and not inherit:
+                shown = []
             else:
-                shown = options.shown(name, index)
+                shown = _marked(options.shown(name, index), inherit)
         else:
-            scopes = (("server",) if "s" in flags else ("window", "pane")
-                      if "w" in flags or "p" in flags else ("session",))
-            shown = options.items(scopes)
+            shown = _listed(context, flags, inherit)
     except OptionError as error:
         if "q" in flags:
             return Result()
@@ -102,7 +113,39 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
              for name, value in shown if value is not None]
     if "v" not in flags:  # an empty array: its name alone
         lines += [name for name, value in shown if value is None]
-    return Result(stdout="".join(line + "\n" for line in lines))
+    hooks = listed_hooks(context, flags) if "H" in flags and not args else ""
+    return Result(stdout="".join(line + "\n" for line in lines) + hooks)
+
+
+def _listed(context: Context, flags: dict[str, str], inherit: bool
+            ) -> list[tuple[str, str | None]]:
+    """A whole scope: the server's (-s), the global window and pane options (-gw; -gp
+    lists nothing, as tmux 3.3a), a window's own (-w, -p: the pane ones), else the
+    session's (which termhost keeps globally)."""
+    options = context.server.options
+    if "s" in flags:
+        return options.items(("server",))
+    if "w" not in flags and "p" not in flags:
+        return _marked(options.items(("session",)), inherit)
+    if "g" in flags:
+        return [] if "p" in flags else options.items(("window", "pane"))
+    _, window, _ = find_pane(context.server, flags.get("t"))
+    scopes = ("pane",) if "p" in flags else ("window", "pane")
+    own: list[tuple[str, str | None]] = [
+        (name, value) for name, value in sorted(window.options.items())
+        if is_user_option(name) or options.scope(name) in scopes]
+    if not inherit:
+        return own
+    local = dict(own)
+    inherited = [(name, value) for name, value in options.items(scopes)
+                 if name not in local]
+    return sorted(own + _marked(inherited, True), key=lambda item: item[0].rstrip("*"))
+
+
+def _marked(shown: list[tuple[str, str | None]], inherit: bool
+            ) -> list[tuple[str, str | None]]:
+    """show-options -A: an inherited value's name marked `*`."""
+    return [(f"{name}*", value) for name, value in shown] if inherit else shown
 
 
 def _local_window(context: Context, name: str, flags: dict[str, str], *,
@@ -134,4 +177,4 @@ def _is_string(context: Context, name: str) -> bool:
 
 def _printed(context: Context, name: str, value: str) -> str:
     """A string option's value escaped as tmux escapes it (args_escape); others as is."""
-    return escaped(value) if _is_string(context, array_reference(name)[0]) else value
+    return escaped(value) if _is_string(context, array_reference(name.rstrip("*"))[0]) else value

@@ -3,13 +3,12 @@ last-window), swap-window, move-window, kill-window, rename-window, resize-windo
 
 from __future__ import annotations
 
-import os
-
 from termhost.mux.commands import (
     NEW_PANE_INFO,
     CommandError,
     Context,
     Result,
+    assignments,
     command,
     find_destination,
     find_pane,
@@ -18,10 +17,12 @@ from termhost.mux.commands import (
     new_object_info,
     one_name,
     size_arg,
+    working_directory,
 )
 from termhost.mux.format_scope import format_target
 from termhost.mux.model import Session, Window
 from termhost.mux.verbs import flag_values
+from termhost.mux.visible import stravis
 
 
 @command("new-window")
@@ -47,11 +48,7 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
             if "d" not in flags:
                 _select(context, session, named[0], "")
             return Result()
-    # tmux's server_client_get_cwd: -c, else a command line's own directory, else (a
-    # key binding, the prompt) the session's
-    cwd = flags.get("c") or context.cwd or session.path or None
-    if cwd is not None and not os.path.isdir(cwd):
-        raise CommandError(f"bad working directory: {cwd}")
+    cwd = working_directory(context, flags, session)
     select = "d" not in flags
     there = next((w for w in session.windows if w.index == index), None)
     if there is not None:
@@ -61,7 +58,7 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
         session.remove(there)
         server.kill_window(there)
     env = server.environ_of(session)
-    env.update(_assignments(flag_values(flags, "e")))
+    env.update(assignments(flag_values(flags, "e")))
     window = await server.new_window(session, args, env, cwd, name, select=select,
                                      index=index)
     return Result(stdout=new_object_info(
@@ -80,11 +77,6 @@ def _shuffle_up(session: Session, window: Window, *, before: bool) -> int:
         used[moved].index += 1
     session.windows.sort(key=lambda w: w.index)
     return index
-
-
-def _assignments(values: list[str]) -> dict[str, str]:
-    """-e VAR=value, each given; one without `=` is left out, as tmux leaves it."""
-    return dict(value.split("=", 1) for value in values if "=" in value)
 
 
 _WINDOW_LINE = ("#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) "
@@ -179,8 +171,9 @@ async def swap_window(context: Context, flags: dict[str, str], args: list[str]) 
 @command("move-window")
 async def move_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The window -s (the current one) to the index -t (the lowest free one when none is
-    given), -k killing a window there first, else `index in use`; -r renumbers the
-    session's windows in order from base-index instead."""
+    given; -a after, -b before -t's window, the others shuffled up), in -t's session,
+    -k killing a window there first, else `index in use`; -r renumbers the session's
+    windows in order from base-index instead."""
     server = context.server
     if "r" in flags:
         session = find_session(server, flags.get("t"))
@@ -189,18 +182,27 @@ async def move_window(context: Context, flags: dict[str, str], args: list[str]) 
         server.refresh(session)
         return Result()
     session, window, _ = find_pane(server, flags.get("s"))
-    to, index = find_destination(server, flags.get("t"), session)
-    if to is not session:
-        raise CommandError("move-window between sessions is not supported yet")
-    there = next((w for w in session.windows if w.index == index), None)
+    if "a" in flags or "b" in flags:
+        to, beside, _ = find_pane(server, flags.get("t"))
+        if beside is window:
+            return Result()
+        index: int | None = _shuffle_up(to, beside, before="b" in flags)
+    else:
+        to, index = find_destination(server, flags.get("t"), session)
+    there = next((w for w in to.windows if w.index == index), None)
     if there is window:
         return Result()
     if there is not None:
         if "k" not in flags:
             raise CommandError(f"index in use: {index}")
+        to.remove(there)
         server.kill_window(there)
-    window.index = index if index is not None else session.free_index(
-        server.options.number("base-index"))
+    if index is None:
+        index = to.free_index(server.options.number("base-index"))
+    if to is not session:
+        server.move_window(session, window, to, index, select="d" not in flags)
+        return Result()
+    window.index = index
     session.windows.sort(key=lambda w: w.index)
     if "d" not in flags:
         session.select(window)
@@ -246,7 +248,7 @@ async def resize_window(context: Context, flags: dict[str, str], args: list[str]
 @command("rename-window")
 async def rename_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     session, window, _ = find_pane(context.server, flags.get("t"))
-    window.name = one_name(args, "rename-window")
+    window.name = stravis(one_name(args, "rename-window"))  # as tmux's window_set_name
     window.automatic_name = False  # a name given stays, as tmux turns automatic-rename off
     context.server.refresh(session)
     context.server.hook("window-renamed", session, window)

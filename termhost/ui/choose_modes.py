@@ -1,0 +1,326 @@
+"""The choose modes on a client: choose-tree (and find-window, a filtered choose-tree),
+choose-buffer and choose-client, shown in place of the window while they last.
+
+Each is a ChooseTree (choose_tree.py) over what it lists, with the keys tmux's mode gives
+it on top of the tree's own (window-buffer.c: d deletes a buffer, p pastes it;
+window-client.c: d and x detach a client, z suspends it; O and r change the sort order).
+What an item's row says is its mode's format expanded for it, and -f's filter leaves
+items out, as tmux's mode-tree builds its rows. The model stays data in and rows out;
+this is where it meets the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from termhost.mux.buffers import Buffer, sample
+from termhost.mux.commands.buffers import buffer_variables
+from termhost.mux.commands.modes import ChooseRequest
+from termhost.mux.commands.prompts import template_replace
+from termhost.mux.format_scope import ServerScope, format_target
+from termhost.mux.format_variables import MODE_FORMATS, client_variables
+from termhost.mux.formats import expand, format_true
+from termhost.mux.model import Session, Window
+from termhost.mux.pane import Pane
+from termhost.ui.choose_tree import ChooseTree, ListItem
+from termhost.ui.status import status_bar
+from termhost.ui.tree_view import describe, draw, find_pane, frame
+
+if TYPE_CHECKING:
+    from termhost.ui.app import AttachedClient
+
+__all__ = ["Chooser", "TreeChooser", "open_chooser"]
+
+
+class Chooser(Protocol):
+    """A choose mode as the client drives it."""
+
+    def press(self, name: str) -> bool:
+        """Take one key by its tmux name; True when the mode is over."""
+        ...
+
+    def draw(self, width: int, height: int) -> StyleAndTextTuples:
+        """The list and its preview in `width` x `height` cells."""
+        ...
+
+
+class TreeChooser:
+    """choose-tree: Enter shows the chosen session, window or pane on the client."""
+
+    def __init__(self, client: AttachedClient, tree: ChooseTree) -> None:
+        self.client, self.tree = client, tree
+
+    def press(self, name: str) -> bool:
+        choice = self.tree.press(name)
+        if choice is None:
+            return False
+        if choice.kind == "choose":
+            self.client.switch_to(choice.target)
+        return True
+
+    def draw(self, width: int, height: int) -> StyleAndTextTuples:
+        return draw(self.tree, self.client.server, width, height)
+
+
+def open_chooser(client: AttachedClient, request: ChooseRequest) -> Chooser:
+    """The mode `request` asks for, on `client`."""
+    if request.kind == "buffer":
+        return BufferChooser(client, request)
+    if request.kind == "client":
+        return ClientChooser(client, request)
+    return TreeChooser(client, _found_tree(client, request))
+
+
+def _found_tree(client: AttachedClient, request: ChooseRequest) -> ChooseTree:
+    """find-window's tree: every pane the filter is true for, with its window and
+    session; everything, said to be "no matches", when it is true for none (tmux's
+    mode_tree_build). The target's pane (its window, when it has one pane) is selected."""
+    server = client.server
+    found = find_pane(server, request.target)
+    session = found[0] if found is not None else client.session
+    pane = found[1] if found is not None else None
+    filter_ = request.filter or ""
+    places: dict[int, tuple[Session, Window, Pane]] = {
+        each.id: (owner, window, each) for owner in server.sessions.values()
+        for window in owner.windows for each in window.panes}
+
+    def keep(pane_id: int) -> bool:
+        values, scope = format_target(server, *places[pane_id])
+        return format_true(expand(filter_, values, scope=scope))
+
+    return ChooseTree(describe(server), session.id, windows=True, panes=True,
+                      current_pane=pane.id if pane is not None else None, keep=keep,
+                      sort="index")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One thing a list mode lists: its name (the row's, and `%%` in the template),
+    its variables, and what each sort order sorts it by."""
+
+    name: str
+    values: Mapping[str, str]
+    scope: ServerScope
+    order: Mapping[str, tuple[object, ...]]
+
+
+class _ListChooser:
+    """What choose-buffer and choose-client share: the items listed, sorted, filtered
+    and formatted, rebuilt after every key that changes them, with the selection kept
+    on the same item (mode-tree's tag)."""
+
+    sorts: tuple[str, ...] = ()
+    """The sort orders, in the order O steps through them; the first is the default."""
+    mode_format = ""
+    """The MODE_FORMATS entry an item's text is when -F gives none."""
+
+    def __init__(self, client: AttachedClient, request: ChooseRequest) -> None:
+        self.client, self.request = client, request
+        names = [name.lower() for name in self.sorts]
+        wanted = (request.sort or "").lower()
+        self._sort = names.index(wanted) if wanted in names else 0
+        self._reverse = request.reverse
+        self._entries: dict[str, _Entry] = {}
+        items, filtered = self._items()
+        self.tree = ChooseTree.of_items(items, keys=self._key, sort=self._sort_label(),
+                                        filtered=filtered, preview=request.preview)
+
+    def _listed(self) -> list[_Entry]:
+        """What the mode lists now, in no particular order."""
+        raise NotImplementedError
+
+    def _preview(self, name: str, width: int, height: int) -> list[str]:
+        """The preview's lines for the item `name`, `width` x `height` inside the box."""
+        raise NotImplementedError
+
+    def _act(self, name: str) -> bool | None:
+        """The mode's own key `name`, after the tree's: True when the mode is over,
+        None for a key it has no use for."""
+        raise NotImplementedError
+
+    def _sort_label(self) -> str:
+        return self.sorts[self._sort] + (", reversed" if self._reverse else "")
+
+    def _items(self) -> tuple[list[ListItem], str | None]:
+        entries = sorted(self._listed(), key=lambda e: e.order[self.sorts[self._sort]])
+        if self._reverse:
+            entries.reverse()
+        self._entries = {entry.name: entry for entry in entries}
+        keep, filtered = self.request.filter, None
+        if keep is not None:
+            kept = [e for e in entries if format_true(expand(keep, e.values, scope=e.scope))]
+            filtered = "active" if kept else "no matches"
+            entries = kept or entries
+        template = self.request.format
+        if template is None:
+            template = MODE_FORMATS[self.mode_format]
+        return [ListItem(e.name, e.name, expand(template, e.values, scope=e.scope))
+                for e in entries], filtered
+
+    def _key(self, line: int, name: str) -> str:
+        """Row `line`'s shortcut: -K's format expanded for its item, else tmux's
+        default (0-9, then M-a to M-z)."""
+        if self.request.key_format is None:
+            return ChooseTree.default_key(line)
+        entry = self._entries.get(name)
+        values = {**(entry.values if entry is not None else {}), "line": str(line)}
+        return expand(self.request.key_format, values,
+                      scope=entry.scope if entry is not None else None)
+
+    def rebuild(self, selected: str | None = None) -> None:
+        items, self.tree.filtered = self._items()
+        self.tree.sort = self._sort_label()
+        self.tree.replace(items, selected=selected)
+
+    def press(self, name: str) -> bool:
+        choice = self.tree.press(name)
+        if choice is not None:
+            if choice.kind == "choose":
+                self._run(choice.target)
+            return True
+        if name == "O":
+            self._sort = (self._sort + 1) % len(self.sorts)
+            self.rebuild()
+        elif name == "r":
+            self._reverse = not self._reverse
+            self.rebuild()
+        else:
+            return bool(self._act(name))
+        return False
+
+    def _run(self, name: str) -> None:
+        """The template with `%%` the item's name, run for the client as a key
+        binding's command, against the mode's pane."""
+        command = template_replace(self.request.template, name, 1)
+        found = find_pane(self.client.server, self.request.target)
+        if command:
+            self.client.spawn(self.client.run_line(
+                command, pane=found[1] if found is not None else None))
+
+    def _below(self) -> str | None:
+        """The item below the selected one (None on the last): what is selected once
+        the selected item is gone, as mode-tree moves down before a delete."""
+        targets = self.tree.targets()
+        at = self.tree.selected
+        return targets[at + 1] if at + 1 < len(targets) else None
+
+    def draw(self, width: int, height: int) -> StyleAndTextTuples:
+        target = self.tree.preview_target()
+        return frame(self.tree, width, height, lambda: (
+            self._preview(target, width - 4, height - self.tree.tree_height(height) - 2), 0))
+
+
+class BufferChooser(_ListChooser):
+    """choose-buffer: the paste buffers, the most recent first; the preview is the
+    buffer's text. Enter or p pastes, d deletes (the mode ends with the last buffer)."""
+
+    sorts = ("time", "name", "size")
+    mode_format = "buffer_mode_format"
+
+    def _listed(self) -> list[_Entry]:
+        server = self.client.server
+        found = find_pane(server, self.request.target)
+        session, pane = found if found is not None else (self.client.session, None)
+        window = next((w for w in session.windows if pane in w.panes), None)
+        entries = []
+        for buffer in server.buffers.all():
+            values, scope = format_target(server, session, window, pane)
+            values.update(buffer_variables(buffer))
+            entries.append(_Entry(buffer.name, values, scope, {
+                "time": (-buffer.order, buffer.name), "name": (buffer.name,),
+                "size": (-len(buffer.data), buffer.name)}))
+        return entries
+
+    def _buffer(self, name: str) -> Buffer | None:
+        return self.client.server.buffers.get(name) if name else None
+
+    def _preview(self, name: str, width: int, height: int) -> list[str]:
+        buffer = self._buffer(name)
+        if buffer is None:
+            return []
+        # Each line escaped as #{buffer_sample} escapes it (tmux's utf8_strvis).
+        return [sample(line, len(line)) for line in buffer.data.split(b"\n")[:height]]
+
+    def _act(self, name: str) -> bool | None:
+        current = self.tree.preview_target()
+        if name == "d":
+            buffer = self._buffer(current)
+            below = self._below()
+            if buffer is not None:
+                self.client.server.buffers.delete(buffer)
+            self.rebuild(selected=below)
+            return not self.client.server.buffers.all()
+        if name == "p":
+            self._run(current)
+            return True
+        if name == "P":
+            return True  # paste the tagged buffers: termhost tags none
+        if name == "D":
+            return False  # delete the tagged buffers: none
+        return None
+
+
+class ClientChooser(_ListChooser):
+    """choose-client: the attached clients by name; the preview is what the client
+    shows (its session's active pane, and its status line). Enter detaches the chosen
+    client, d and x detach it, z suspends it (the mode ends with the last client)."""
+
+    sorts = ("name", "size", "creation", "activity")
+    mode_format = "client_mode_format"
+
+    def _clients(self) -> list[AttachedClient]:
+        return [c for c in self.client.server.clients if not c.suspended]
+
+    def _listed(self) -> list[_Entry]:
+        server = self.client.server
+        entries = []
+        for client in self._clients():
+            values, scope = format_target(server, client.session, owner=client)
+            values.update(client_variables(client))
+            entries.append(_Entry(client.tty, values, scope, {
+                "name": (client.tty,),
+                "size": (client.size.columns, client.size.rows, client.tty),
+                "creation": (-client.created, client.tty),
+                "activity": (-client.activity, client.tty)}))
+        return entries
+
+    def _chosen(self, name: str) -> AttachedClient | None:
+        return next((c for c in self._clients() if c.tty == name), None)
+
+    def _preview(self, name: str, width: int, height: int) -> list[str]:
+        """The client's active pane, a rule, and its status line, as tmux's
+        window_client_draw lays them out in the box."""
+        chosen = self._chosen(name)
+        if chosen is None or not chosen.session.windows:
+            return []
+        server = chosen.server
+        status = 1 if server.options.get("status") == "on" and height > 1 else 0
+        pane_rows = max(0, height - 2 - status)
+        screen = chosen.session.active_window.active.terminal.screen
+        first = max(0, int(screen.cursor.y) - pane_rows + 1)
+        lines = list(screen.display)[first:first + pane_rows]
+        lines += [""] * (pane_rows - len(lines)) + [""] * (height - status - 1 - pane_rows)
+        lines.append("─" * width)
+        if status:
+            bar = status_bar(server, chosen.session, chosen.size.columns, client=chosen)
+            lines.append("".join(fragment[1] for fragment in bar))
+        return lines
+
+    def _act(self, name: str) -> bool | None:
+        if name in ("d", "x", "z"):
+            chosen = self._chosen(self.tree.preview_target())
+            below = self._below()
+            if chosen is not None and name == "z":
+                chosen.leave_terminal()
+            elif chosen is not None:
+                chosen.detach()
+            self.rebuild(selected=below)
+            return not self._clients()
+        if name in ("D", "X", "Z"):
+            return False  # the tagged clients: termhost tags none
+        return None
+
