@@ -34,6 +34,9 @@ class Binding:
     shown: str = ""
     """How list-keys prints the command when not as `command` is written: each verb by
     its full name, each word escaped, as tmux prints them (printing.py)."""
+    repeat: bool = False
+    """bind-key -r: for repeat-time after it, the next key is looked up in the same
+    table without the prefix again (C-b Up Up Up)."""
 
 
 PREFIX_TABLE: tuple[Binding, ...] = (
@@ -208,24 +211,38 @@ def copy_mode_commands(mode_keys: str) -> dict[str, str]:
     return {binding.key: binding.command.rsplit(" ", 1)[1] for binding in table}
 
 
+_REPEATING = frozenset({
+    "DC", "Up", "Down", "Left", "Right", "M-Up", "M-Down", "M-Left", "M-Right",
+    "C-Up", "C-Down", "C-Left", "C-Right", "S-Up", "S-Down", "S-Left", "S-Right"})
+"""The prefix keys tmux 3.3a binds with -r."""
+
+
 class KeyTables:
     """The key tables of one server: the defaults, changed by bind-key and unbind-key
-    (from a config file or the command prompt), each in the order list-keys shows."""
+    (from a config file or the command prompt), each in the order list-keys shows. A
+    table of the user's own (`bind -T resize h ...`, reached by `switch-client -T
+    resize`) exists from its first binding, as tmux's."""
 
     def __init__(self) -> None:
         stock = {"root": (), "prefix": PREFIX_TABLE, "copy-mode": _copy_mode_table(False),
                  "copy-mode-vi": _copy_mode_table(True)}
-        self._tables = {name: {b.key: b for b in bindings} for name, bindings in stock.items()}
+        self._tables = {name: {b.key: replace(b, repeat=name == "prefix" and b.key in _REPEATING)
+                               for b in bindings} for name, bindings in stock.items()}
+
+    def exists(self, name: str) -> bool:
+        return name in self._tables
 
     def table(self, name: str) -> Iterator[Binding]:
-        return iter(self._tables[name].values())
+        return iter(self._tables.get(name, {}).values())
 
     def binding(self, table: str, key: str) -> Binding | None:
-        return self._tables[table].get(key)
+        return self._tables.get(table, {}).get(key)
 
-    def bind(self, table: str, key: str, command: str, note: str = "") -> None:
+    def bind(self, table: str, key: str, command: str, note: str = "", *,
+             repeat: bool = False) -> None:
         shown = command_list(split_commands(command, {}))
-        self._tables[table][key] = Binding(key, command, note or command, shown)
+        self._tables.setdefault(table, {})[key] = Binding(key, command, note or command, shown,
+                                                          repeat)
 
     def annotate(self, table: str, key: str, note: str) -> None:
         """`bind-key KEY` with no command, as tmux's key_bindings_add given no commands:
@@ -235,10 +252,10 @@ class KeyTables:
             self._tables[table][key] = replace(binding, note=note or binding.command)
 
     def unbind(self, table: str, key: str) -> None:
-        self._tables[table].pop(key, None)
+        self._tables.get(table, {}).pop(key, None)
 
     def clear(self, table: str) -> None:
-        self._tables[table].clear()
+        self._tables.get(table, {}).clear()
 
     def list_keys(self, table: str | None = None, *, notes: bool = False,
                   prefix: str = PREFIX_KEY, key: str | None = None) -> list[str]:
@@ -250,13 +267,15 @@ class KeyTables:
             keys = list(self.table("prefix"))
             width = max((len(binding.key) for binding in keys), default=1)
             return [f"{prefix} {binding.key.ljust(width)} {binding.note}" for binding in keys]
-        names = TABLES if table is None else (table,)
+        names = sorted(self._tables) if table is None else [table]
         listed = [(name, binding) for name in names for binding in self.table(name)]
         if key is not None:
-            return [f"bind-key -T {name} {binding.key} {binding.shown or binding.command}"
+            return [f"bind-key {'-r ' if binding.repeat else ''}-T {name} {binding.key} "
+                    f"{binding.shown or binding.command}"
                     for name, binding in listed if binding.key in (key, escaped(key))]
         width = max((len(binding.key) for _, binding in listed), default=1)
         name_width = max((len(name) for name, _ in listed), default=1)
-        lead = "bind-key    -T" if table in (None, "prefix") else "bind-key -T"
-        return [f"{lead} {name.ljust(name_width)} {binding.key.ljust(width)} "
+        any_repeat = any(binding.repeat for _, binding in listed)
+        return [f"bind-key {('-r ' if binding.repeat else '   ') if any_repeat else ''}"
+                f"-T {name.ljust(name_width)} {binding.key.ljust(width)} "
                 f"{binding.shown or binding.command}" for name, binding in listed]

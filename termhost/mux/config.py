@@ -169,10 +169,13 @@ class _Branches:
 
 
 async def source(path: str, run: RunCommand, *, quiet: bool = False,
-                 env: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
+                 env: Mapping[str, str] | None = None, verbose: bool = False,
+                 parse_only: bool = False) -> tuple[str, list[str]]:
     """Run the commands of the file at `path`: (their output, the errors, one line each
     as `PATH:LINE: message`). `quiet`: a missing file is no error (source-file -q);
-    `env`: what `$NAME` and `~` expand from (the server's environment by default)."""
+    `env`: what `$NAME` and `~` expand from (the server's environment by default);
+    `verbose` (-v): each command printed as `PATH:LINE: COMMAND` first; `parse_only`
+    (-n): parsed, its errors said, nothing run."""
     try:
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
@@ -187,6 +190,12 @@ async def source(path: str, run: RunCommand, *, quiet: bool = False,
         commands, errors = parse(text, env)
     output: list[str] = []
     for number, argv in commands:
+        if verbose:
+            from termhost.mux.printing import command_line
+
+            output.append(f"{path}:{number}: {command_line(argv)}\n")
+        if parse_only:
+            continue
         status, stdout, stderr = await run(argv)
         output.append(stdout)
         if status:

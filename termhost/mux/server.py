@@ -525,6 +525,21 @@ class Server:
         pane.start_command = list(args) if args or again is None else again.start_command
         return pane
 
+    async def respawn_window(
+        self, session: Session, window: Window, args: Sequence[str], env: dict[str, str],
+        cwd: str | None,
+    ) -> Pane:
+        """respawn-window: every pane but the first killed, the first given the whole
+        window and started again (`args`, or what it ran), as tmux's spawn_window with
+        SPAWN_RESPAWN."""
+        keep = window.panes[0]
+        for pane in window.panes[1:]:
+            pane.on_close = None  # gone now, not when its process is
+            pane.kill()
+            self._take_out(session, window, pane)
+        window.zoomed = False
+        return await self.respawn_pane(session, window, keep, args, env, cwd)
+
     async def respawn_pane(
         self, session: Session, window: Window, pane: Pane, args: Sequence[str],
         env: dict[str, str], cwd: str | None,

@@ -163,7 +163,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              own=True),
         Verb("refresh-client", ("refresh",), "A:B:cC:Df:F:l::LRSt:U", 0, 1,
              "[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] "
-             "[-t target-client] [adjustment]"),
+             "[-t target-client] [adjustment]", unsupported="ABcCDfFlLRU"),
         Verb("rename-session", ("rename",), "t:", 1, 1, "[-t target-session] new-name"),
         Verb("rename-window", ("renamew",), "t:", 1, 1, "[-t target-window] new-name"),
         Verb("resize-pane", ("resizep",), "DLMRTt:Ux:y:Z", 0, 1,
@@ -213,7 +213,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("show-prompt-history", ("showphist",), "T:", 0, 0, "[-T type]"),
         Verb("show-snapshot", (), "jrswt:", 0, 0, "[-jrsw] [-t target-session]", own=True),
         Verb("show-window-options", ("showw",), "gvt:", 0, 1, "[-gv] [-t target-window] [option]"),
-        Verb("source-file", ("source",), "Fnqv", 1, -1, "[-Fnqv] path ...", unsupported="Fnv"),
+        Verb("source-file", ("source",), "Fnqv", 1, -1, "[-Fnqv] path ..."),
         Verb("split-window", ("splitw",), "bc:de:fF:hIl:p:Pt:vZ", 0, -1,
              "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] "
              "[-t target-pane][shell-command]",
@@ -225,9 +225,8 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("swap-window", ("swapw",), "ds:t:", 0, 0, "[-d] [-s src-window] [-t dst-window]"),
         Verb("switch-client", ("switchc",), "lc:EFnpt:rT:Z", 0, 0,
              "[-ElnprZ] [-c target-client] [-t target-session] [-T key-table]",
-             unsupported="cEFrTZ"),
-        Verb("unbind-key", ("unbind",), "anqT:", 0, 1, "[-anq] [-T key-table] key",
-             unsupported="q"),
+             unsupported="EFrZ"),
+        Verb("unbind-key", ("unbind",), "anqT:", 0, 1, "[-anq] [-T key-table] key"),
         Verb("unlink-window", ("unlinkw",), "kt:", 0, 0, "[-k] [-t target-window]"),
         Verb("wait-for", ("wait",), "LSU", 1, 1, "[-L|-S|-U] channel"),
     )

@@ -82,7 +82,7 @@ class PrefixActions:
         run()
 
     def _run_line(self, line: str) -> None:
-        self.client.spawn(self.client.run_line(line))
+        self.client.run_binding(self.client.run_line(line))
 
     def _split(self, *, horizontal: bool) -> None:
         client = self.client

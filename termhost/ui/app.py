@@ -255,7 +255,16 @@ class AttachedClient:
         self._pressed: list[KeyPress] = []
         self._keys = Vt100Parser(self._pressed.append)
         self._escape_timer: asyncio.TimerHandle | None = None
-        self._prefixed = False  # the prefix key was pressed: the next key is a binding
+        self._table: str | None = None
+        """The key table the next key is looked up in, when not the session's key-table
+        (root): prefix after the prefix key, one switch-client -T chose, or the one a
+        repeating binding (bind -r) keeps for repeat-time."""
+        self._repeating: asyncio.TimerHandle | None = None
+        self._binding: asyncio.Future[None] | None = None
+        """A binding's command still running: the keys after it wait (`_held`), as
+        tmux's client queue runs a binding's commands before the next key, unless it
+        opened something that takes keys (a prompt, a menu, a popup, a list)."""
+        self._held: list[tuple[KeyPress, str]] = []
         self._driving: CopySession | None = None
         """How this client drives the active pane's mode (Pane.mode, the server's), kept
         while the mode lasts so that a wheel scroll knows the copy mode it started."""
@@ -308,7 +317,66 @@ class AttachedClient:
     @property
     def key_table(self) -> str:
         """The key table its next key is looked up in (#{client_key_table})."""
-        return "prefix" if self._prefixed else "root"
+        return self._table or self.server.options.get("key-table")
+
+    def switch_key_table(self, table: str | None) -> None:
+        """switch-client -T: the next key looked up in `table` (None: the default one);
+        a repeat under way ends."""
+        if self._repeating is not None:
+            self._repeating.cancel()
+            self._repeating = None
+        changed = table != self._table
+        self._table = table
+        if changed:
+            self._status_changed()  # #{client_key_table}, #{client_prefix}
+
+    def _repeat_in(self, table: str) -> None:
+        """A repeating binding ran: `table` takes the next key for repeat-time."""
+        self.switch_key_table(table)
+        milliseconds = self.server.options.number("repeat-time")
+        self._repeating = asyncio.get_running_loop().call_later(
+            milliseconds / 1000, self.switch_key_table, None)
+
+    def _bound(self, name: str) -> bool:
+        """Look `name` up as tmux's server_client_key_callback does, and run what it is
+        bound to: in the current table (with a repeat under way, a key not repeatable
+        goes back to the default table); a key a non-default table lacks is tried in
+        the default table, and if bound nowhere is dropped. The prefix key (or prefix2)
+        in the default table switches to the prefix table. False: not a binding, the key
+        goes to the pane (or its mode)."""
+        default = self.server.options.get("key-table")
+        table = self.key_table
+        first, repeating = table, self._repeating is not None
+        while True:
+            binding = self.server.key_tables.binding(table, name)
+            if binding is not None and repeating and not binding.repeat:
+                self.switch_key_table(None)
+                first = table = default
+                repeating = False
+                continue
+            action = self.actions.action(table, name) if binding is not None else None
+            if action is not None:
+                if binding is not None and binding.repeat and \
+                        self.server.options.number("repeat-time"):
+                    self._repeat_in(table)
+                else:
+                    self.switch_key_table(None)
+                action()
+                return True
+            if table != default or repeating:
+                self.switch_key_table(None)
+                if repeating:
+                    first = default
+                table, repeating = default, False
+                continue
+            break
+        if first != table:
+            self.switch_key_table(None)
+            return True  # tmux: unbound after the prefix (or in a table), it is dropped
+        if name in (self.server.options.get("prefix"), self.server.options.get("prefix2")):
+            self.switch_key_table("prefix")
+            return True
+        return False
 
     def feed(self, data: bytes) -> None:
         """Keystrokes from the client's terminal, parsed (prompt_toolkit's VT100 parser)
@@ -331,12 +399,18 @@ class AttachedClient:
 
     def _typing_only(self, text: str) -> bool:
         """Keys that all go to the active pane as they are: no escape sequence, no
-        prefix, nothing half parsed, no prompt, view or pane numbers open."""
+        prefix (nor prefix2), no binding in the default table (bind -n: C-h for
+        vim-tmux-navigator), nothing half parsed, no prompt, view or pane numbers open."""
+        options = self.server.options
+        prefix2 = options.get("prefix2")
         return (
             bool(text)
             and "\x1b" not in text
-            and _key_text(self.server.options.get("prefix")) not in text
-            and not self._prefixed
+            and _key_text(options.get("prefix")) not in text
+            and (prefix2 == "None" or _key_text(prefix2) not in text)
+            and self._table is None
+            and not self._held and (self._binding is None or self._binding.done())
+            and next(self.server.key_tables.table(options.get("key-table")), None) is None
             and self._prompt is None
             and self._view is None
             and self._tree is None
@@ -356,10 +430,29 @@ class AttachedClient:
     def _process_keys(self) -> None:
         pressed = with_meta(self._pressed)
         self._pressed.clear()  # the parser appends to this very list
-        for press, name in pressed:
-            if self._detaching:
-                break
+        self._held.extend(pressed)
+        self._release_keys()
+
+    def _release_keys(self) -> None:
+        """Dispatch the keys waiting, in order, until a binding's command is running
+        (they go on when it is done, or once it opens something that takes keys)."""
+        while self._held and not self._detaching:
+            running = self._binding is not None and not self._binding.done()
+            if running and not self._taking_keys():
+                return
+            press, name = self._held.pop(0)
             self._dispatch(press, name)
+
+    def _taking_keys(self) -> bool:
+        return (self._prompt is not None or self._overlay is not None
+                or self._tree is not None or self._view is not None)
+
+    def run_binding(self, work: Any) -> None:
+        """A binding's command line, run as `spawn` runs work; the keys after it wait."""
+        task = asyncio.ensure_future(work)
+        self._binding = task
+        task.add_done_callback(lambda _: self._release_keys())
+        task.add_done_callback(lambda _: self.relayout())
 
     def resize(self, cols: int, rows: int) -> None:
         self.size = Size(rows=rows, columns=cols)
@@ -420,6 +513,8 @@ class AttachedClient:
         self._apply_theme()
         self._apply_mouse()
         self._move_focus()
+        if self._held and self._taking_keys():  # a binding opened a list, a view...
+            asyncio.get_running_loop().call_soon(self._release_keys)
         self.app.layout = Layout(self._container())
         self.painter.forget()
         self.app.invalidate()
@@ -694,6 +789,10 @@ class AttachedClient:
         return (self.server.options.get("status") == "on" or self._prompt is not None
                 or bool(self._message))
 
+    def refresh_status(self) -> None:
+        """refresh-client -S: the status line drawn again, its formats expanded anew."""
+        self._status_changed()
+
     def _status_changed(self) -> None:
         """A prompt or message came or went: with the status line off, that is a row of
         the panes covered or given back."""
@@ -807,6 +906,7 @@ class AttachedClient:
         self._close_prompt()
         self._prompt = prompt
         self._status_changed()
+        asyncio.get_running_loop().call_soon(self._release_keys)  # typed ahead: its keys
 
     @property
     def prompting(self) -> bool:
@@ -1071,19 +1171,10 @@ class AttachedClient:
             self._tree_key(self._tree, name)
             return
         prefix = self.server.options.get("prefix")
-        if self._prefixed:
-            self._prefixed = False
-            action = self.actions.action("prefix", name)
-            if action is not None:
-                action()
-            return  # tmux ignores an unbound key after the prefix
-        root = self.actions.action("root", name)
-        if self.copying is not None and name != prefix:
+        if self.copying is not None and name != prefix and self._table is None:
             self.copying.press(name)  # copy mode's table stands in for the root table
-        elif root is not None:
-            root()
-        elif name == prefix:
-            self._prefixed = True
+        elif self._bound(name):
+            pass
         elif isinstance(self.active().mode, ClockMode):
             self.leave_copy_mode()  # any key ends the clock, and goes no further
         else:

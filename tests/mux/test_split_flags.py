@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.conftest import BothServers, wait_until
 
-LAYOUT = ["display", "-p", "-t", "s", "#{window_layout} #{window_zoomed_flag} #{pane_index}"]
+LAYOUT = ["display", "-p", "-t", "s:", "#{window_layout} #{window_zoomed_flag} #{pane_index}"]
 
 
 def test_full_size_splits_and_zoom(both: BothServers) -> None:
@@ -18,6 +18,8 @@ def test_full_size_splits_and_zoom(both: BothServers) -> None:
         ["split-window", "-t", "s", "-f", "-h", "-b", "-l", "10", "sleep 1000"],
         ["split-window", "-t", "s:0.2", "-Z", "sleep 1000"],
         ["split-window", "-t", "s", "-d", "-Z", "sleep 1000"],
+        ["new-window", "-t", "s:", "sleep 1000"],
+        ["split-window", "-t", "s:1", "-d", "-Z", "sleep 1000"],  # the old pane zoomed
     ]
     both.after_each(steps, LAYOUT)
 

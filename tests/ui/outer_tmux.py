@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import DEADLINE
+from tests.conftest import DEADLINE, BothServers, wait_until
 
 PATIENCE = 3 * DEADLINE
 """Seconds for both clients to start and draw (termhost's client starts Python)."""
@@ -40,3 +40,29 @@ class Outer:
 
 CLIENTS = {"tmux": ["tmux", "-L", "reference", "attach", "-t", "s"],
            "termhost": [sys.executable, "-m", "termhost", "attach", "-t", "s"]}
+
+
+def attach_both(both: BothServers, outer: Outer, width: int = 60,
+                height: int = 8) -> dict[str, str]:
+    """A session s and a client of it for each server, drawn; their ttys."""
+    ttys = {}
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "-n", "w",
+                        "sleep 1000").returncode == 0
+        outer.show(name, CLIENTS[name], width, height)
+        wait_until(lambda name=name: "[s]" in status_text(outer, name),  # type: ignore[misc]
+                   what=f"{name}'s client to draw", timeout=PATIENCE)
+        ttys[name] = outer.run("display", "-p", "-t", name, "#{pane_tty}").strip()
+    return ttys
+
+
+def status_text(outer: Outer, name: str) -> str:
+    """The client's last line, as text."""
+    return outer.run("capture-pane", "-p", "-t", name).rstrip("\n").split("\n")[-1].rstrip()
+
+
+def shows(outer: Outer, name: str, text: str) -> None:
+    """Wait for the client's last line to read `text`."""
+    wait_until(lambda: status_text(outer, name) == text,
+               what=f"{name}'s status line to read {text!r} "
+                    f"(it reads {status_text(outer, name)!r})")

@@ -9,30 +9,7 @@ import subprocess
 
 from termhost.mux.commands.prompts import template_replace
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import CLIENTS, Outer
-
-
-def _attach(both: BothServers, outer: Outer) -> dict[str, str]:
-    """A client of session s for each server; their ttys."""
-    ttys = {}
-    for name in both.NAMES:
-        assert both.run(name, "new-session", "-d", "-s", "s", "-n", "w",
-                        "sleep 1000").returncode == 0
-        outer.show(name, CLIENTS[name], 60, 8)
-        wait_until(lambda name=name: "[s]" in status(outer, name),  # type: ignore[misc]
-                   what=f"{name}'s client to draw")
-        ttys[name] = outer.run("display", "-p", "-t", name, "#{pane_tty}").strip()
-    return ttys
-
-
-def status(outer: Outer, name: str) -> str:
-    """The client's last line, as text."""
-    return outer.run("capture-pane", "-p", "-t", name).rstrip("\n").split("\n")[-1].rstrip()
-
-
-def shows(outer: Outer, name: str, text: str) -> None:
-    wait_until(lambda: status(outer, name) == text,
-               what=f"{name}'s status line to read {text!r} (it reads {status(outer, name)!r})")
+from tests.ui.outer_tmux import Outer, attach_both, shows, status_text
 
 
 def test_template_replace_is_tmuxs() -> None:
@@ -48,7 +25,7 @@ def test_template_replace_is_tmuxs() -> None:
 def test_command_prompt_asks_each_prompt_and_runs_the_template(both: BothServers,
                                                                outer: Outer) -> None:
     """-p's prompts in turn (a space after each), -I's presets (formats), %% and %N."""
-    _attach(both, outer)
+    attach_both(both, outer)
     for name in both.NAMES:
         assert both.run(name, "command-prompt", "-b", "-p", "one,#S>", "-I", "x,#{window_name}",
                         "display '%% %2 %1 %%'").returncode == 0
@@ -62,7 +39,7 @@ def test_command_prompt_asks_each_prompt_and_runs_the_template(both: BothServers
 def test_command_prompt_labels_and_waiting(both: BothServers, outer: Outer) -> None:
     """Without -p the prompt is `(VERB) ` of the template, or `:`; without -b the asking
     command returns only once the prompt is answered (or cancelled)."""
-    _attach(both, outer)
+    attach_both(both, outer)
     for name in both.NAMES:
         asking = subprocess.Popen([*both.programs[name], "command-prompt", "rename-window '%%'"],
                                   env=both.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -86,7 +63,7 @@ def test_command_prompt_labels_and_waiting(both: BothServers, outer: Outer) -> N
 
 def test_one_key_and_numeric_prompts(both: BothServers, outer: Outer) -> None:
     """-1 answers with a character, -k with a key's name, -N with the digits typed."""
-    _attach(both, outer)
+    attach_both(both, outer)
     for name in both.NAMES:
         both.run(name, "command-prompt", "-b", "-1", "-p", "key:", "display 'k=%%'")
         shows(outer, name, "key:")
@@ -104,13 +81,13 @@ def test_one_key_and_numeric_prompts(both: BothServers, outer: Outer) -> None:
 
 def test_confirm_before(both: BothServers, outer: Outer) -> None:
     """`Confirm 'VERB'? (y/n)` without -p; n does nothing, y runs it; -p is a format."""
-    _attach(both, outer)
+    attach_both(both, outer)
     for name in both.NAMES:
         both.run(name, "new-window", "-d", "-t", "s:7", "sleep 1000")
         both.run(name, "confirm-before", "-b", "kill-window -t 7")
         shows(outer, name, "Confirm 'kill-window'? (y/n)")
         outer.run("send-keys", "-t", name, "n")
-        wait_until(lambda name=name: "[s]" in status(outer, name),  # type: ignore[misc]
+        wait_until(lambda name=name: "[s]" in status_text(outer, name),  # type: ignore[misc]
                    what=f"{name}'s prompt to close")
         assert both.run(name, "has-session", "-t", "s:7").returncode == 0
         both.run(name, "confirm-before", "-b", "-p", "really #S?", "kill-window -t 7")
@@ -124,7 +101,7 @@ def test_confirm_before(both: BothServers, outer: Outer) -> None:
 def test_c_b_x_kills_the_pane_it_asked_about(both: BothServers, outer: Outer) -> None:
     """The default binding's prompt (a format: `kill-pane #P? (y/n)`), and the command's
     target is the pane current when it asked, as tmux keeps the item's state."""
-    _attach(both, outer)
+    attach_both(both, outer)
     for name in both.NAMES:
         both.run(name, "split-window", "-d", "-t", "s", "sleep 1000")
         outer.run("send-keys", "-t", name, "C-b", "x")
@@ -144,7 +121,7 @@ def test_show_messages_logs_commands_and_messages(both: BothServers, outer: Oute
         both.run(name, "new-session", "-d", "-s", "lonely", "sleep 1000")
         assert both.answers(name, ["show-messages"]) == (1, "", "no current client\n")
         both.run(name, "kill-server")
-    ttys = _attach(both, outer)
+    ttys = attach_both(both, outer)
     for name in both.NAMES:
         both.run(name, "display", "hello there")
         shows(outer, name, "hello there")
@@ -165,7 +142,7 @@ def test_show_messages_logs_commands_and_messages(both: BothServers, outer: Oute
 def test_prompt_histories(both: BothServers, outer: Outer) -> None:
     """Each answer goes into its type's history (not a one-key answer); show-prompt-history
     lists each type, clear-prompt-history empties them."""
-    _attach(both, outer)
+    attach_both(both, outer)
     seen = {}
     for name in both.NAMES:
         for answer in ("first", "second"):
@@ -184,3 +161,15 @@ def test_prompt_histories(both: BothServers, outer: Outer) -> None:
                       both.answers(name, ["show-prompt-history", "-T", "x"])]
     assert seen["termhost"] == seen["tmux"]
     assert "1: first\n2: second\n" in seen["tmux"][0][1]
+
+
+def test_refresh_client_redraws_the_status_line(both: BothServers, outer: Outer) -> None:
+    """refresh-client -S (status-line plugins run it) and plain refresh-client, for the
+    current client and by its terminal."""
+    ttys = attach_both(both, outer)
+    for name in both.NAMES:
+        assert both.answers(name, ["refresh-client", "-S"]) == (0, "", "")
+        assert both.answers(name, ["refresh-client", "-t", ttys[name]]) == (0, "", "")
+        assert both.run(name, "set", "-g", "status-left", "[#{session_name}-L] ").returncode == 0
+        wait_until(lambda name=name: status_text(outer, name).startswith(  # type: ignore[misc]
+            "[s-L]"), what=f"{name}'s new status-left")

@@ -99,8 +99,17 @@ async def list_clients(context: Context, flags: dict[str, str], args: list[str])
 @command("switch-client")
 async def switch_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """Show another session (-t), or the previous (-p), next (-n) or last (-l) one by
-    name, on the current client."""
-    for client in _clients(context):
+    name, on the current client or -c's; -T instead makes the key table its next key
+    is looked up in (`bind -n M-r switch-client -T resize`)."""
+    if "T" in flags:
+        client = find_client(context, flags.get("c"))
+        if not context.server.key_tables.exists(flags["T"]):
+            raise CommandError(f"table {flags['T']} doesn't exist")
+        client.switch_key_table(flags["T"])
+        return Result()
+    clients = [find_client(context, flags["c"])] if "c" in flags else (
+        [context.client] if context.client is not None else _clients(context))
+    for client in clients:
         if "n" in flags or "p" in flags:
             client.step_session(1 if "n" in flags else -1)
         elif "l" in flags:
@@ -126,6 +135,18 @@ async def choose_tree(context: Context, flags: dict[str, str], args: list[str]) 
     current client (-Z, zoomed, is how termhost always shows it)."""
     for client in _clients(context):
         client.choose_tree(windows="s" not in flags)
+    return Result()
+
+
+@command("refresh-client")
+async def refresh_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The client (-t, else the current one) drawn again; -S only its status line (what
+    status-line plugins run after they change what it shows)."""
+    client = find_client(context, flags.get("t"))
+    if "S" in flags:
+        client.refresh_status()
+    else:
+        client.relayout()
     return Result()
 
 

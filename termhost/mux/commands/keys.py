@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from termhost.mux.bindings import TABLES
 from termhost.mux.commands import (
     CommandError,
     Context,
@@ -19,11 +18,9 @@ _MOUSE_KEYS = ("WheelUpPane", "WheelDownPane")
 
 
 def _key_table(flags: dict[str, str]) -> str:
-    """-T TABLE (prefix by default), -n for the root table."""
-    table = "root" if "n" in flags else flags.get("T", "prefix")
-    if table not in TABLES:
-        raise CommandError(f"key table {table} is not supported (only {', '.join(TABLES)})")
-    return table
+    """-T TABLE (prefix by default; any name, a table of the user's own), -n for the
+    root table."""
+    return "root" if "n" in flags else flags.get("T", "prefix")
 
 
 def _key_name(key: str) -> str:
@@ -38,8 +35,9 @@ def _key_name(key: str) -> str:
 
 @command("bind-key")
 async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """A key in a table runs a tmux command (-r, repeat, is taken and ignored). In the
-    copy-mode tables the command is copy mode's own, `send-keys -X NAME`."""
+    """A key in a table runs a tmux command; -r lets it repeat (for repeat-time, the
+    next key in that table needs no prefix). In the copy-mode tables the command is
+    copy mode's own, `send-keys -X NAME`."""
     table = _key_table(flags)
     if len(args) == 1:
         context.server.key_tables.annotate(table, _key_name(args[0]), flags.get("N", ""))
@@ -62,20 +60,30 @@ async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> 
     copying = len(commands) == 1 and commands[0][:2] in (["send-keys", "-X"], ["send", "-X"])
     if table.startswith("copy-mode") and not (copying and len(commands[0]) == 3):
         raise CommandError(f"copy mode keys run send-keys -X COMMAND, not: {command}")
-    context.server.key_tables.bind(table, key, command, flags.get("N", ""))
+    context.server.key_tables.bind(table, key, command, flags.get("N", ""), repeat="r" in flags)
     return Result()
 
 
 @command("unbind-key")
 async def unbind_key(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """One key, or with -a every key, no longer bound in the table."""
+    """One key, or with -a every key, no longer bound in the table; -q says nothing of a
+    table or key that is not there."""
     table = _key_table(flags)
-    if "a" in flags:
-        context.server.key_tables.clear(table)
-    elif len(args) == 1:
-        context.server.key_tables.unbind(table, _key_name(args[0]))
+    tables = context.server.key_tables
+    try:
+        if len(args) > 1 or (not args and "a" not in flags):
+            raise CommandError(f"usage: unbind-key {VERBS['unbind-key'].usage}")
+        key = _key_name(args[0]) if args and "a" not in flags else None
+        if not tables.exists(table) and "n" not in flags:
+            raise CommandError(f"table {table} doesn't exist")
+    except CommandError:
+        if "q" in flags:
+            return Result()
+        raise
+    if key is None:
+        tables.clear(table)
     else:
-        raise CommandError(f"usage: unbind-key {VERBS['unbind-key'].usage}")
+        tables.unbind(table, key)
     return Result()
 
 
@@ -84,7 +92,7 @@ async def list_keys(context: Context, flags: dict[str, str], args: list[str]) ->
     """Every table, or the table -T, as tmux prints it (of one key, given one); -N the
     prefix keys' notes."""
     table = flags.get("T")
-    if table is not None and table not in TABLES:
+    if table is not None and not context.server.key_tables.exists(table):
         raise CommandError(f"table {table} doesn't exist")
     lines = context.server.key_tables.list_keys(
         table, notes="N" in flags, prefix=context.server.options.get("prefix"),

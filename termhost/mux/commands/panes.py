@@ -380,7 +380,7 @@ async def split_window(context: Context, flags: dict[str, str], args: list[str])
         )
     except LayoutError as error:
         raise CommandError(str(error)) from None
-    if "Z" in flags and "d" not in flags:  # the new pane, zoomed
+    if "Z" in flags:  # the active pane zoomed: the new one, or with -d the one there was
         window.zoom(True)
         context.server.refresh(session)
     return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, session,

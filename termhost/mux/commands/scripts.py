@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import glob
 import os
 from collections.abc import Coroutine, Sequence
 from typing import Any
@@ -30,7 +31,9 @@ _SOURCE_DEPTH = 50
 
 @command("source-file")
 async def source_file(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """Each file's tmux commands, every one run; errors as FILE:LINE: message."""
+    """Each file's tmux commands, every one run; errors as FILE:LINE: message. A path
+    may be a glob(3) pattern (each file it matches, in order), with -F a format first;
+    -n parses without running, -v prints each command as FILE:LINE: COMMAND."""
     if context.depth >= _SOURCE_DEPTH:
         raise CommandError("too many nested files")
     inner = dataclasses.replace(context, depth=context.depth + 1)
@@ -40,12 +43,19 @@ async def source_file(context: Context, flags: dict[str, str], args: list[str]) 
         return result.status, result.stdout, result.stderr
 
     output, errors = "", []
-    for path in args:
-        path = os.path.join(context.cwd, path) if context.cwd else path
-        printed, failed = await config.source(path, run, quiet="q" in flags,
-                                              env=context.env or None)
-        output += printed
-        errors += failed
+    for pattern in args:
+        if "F" in flags:
+            pattern = expand_at(context, pattern, None)
+        pattern = os.path.join(context.cwd, pattern) if context.cwd else pattern
+        paths = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        if not paths and "q" not in flags:
+            errors.append(f"{pattern}: No such file or directory")
+        for path in paths:
+            printed, failed = await config.source(
+                path, run, quiet="q" in flags, env=context.env or None,
+                verbose="v" in flags, parse_only="n" in flags)
+            output += printed
+            errors += failed
     return Result(stdout=output, stderr="".join(e + "\n" for e in errors), status=int(bool(errors)))
 
 

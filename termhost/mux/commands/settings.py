@@ -117,6 +117,13 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
     return Result(stdout="".join(line + "\n" for line in lines) + hooks)
 
 
+@command("show-window-options")
+async def show_window_options(context: Context, flags: dict[str, str],
+                              args: list[str]) -> Result:
+    """showw: as show-options -w."""
+    return await show_options(context, {**flags, "w": ""}, args)
+
+
 def _listed(context: Context, flags: dict[str, str], inherit: bool
             ) -> list[tuple[str, str | None]]:
     """A whole scope: the server's (-s), the global window and pane options (-gw; -gp

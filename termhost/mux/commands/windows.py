@@ -253,3 +253,18 @@ async def rename_window(context: Context, flags: dict[str, str], args: list[str]
     context.server.refresh(session)
     context.server.hook("window-renamed", session, window)
     return Result()
+
+
+@command("respawn-window")
+async def respawn_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A window whose panes have all ended (remain-on-exit) runs its first pane's
+    command again, or `command`, in one pane; -k kills what still runs first."""
+    session, window, pane = find_pane(context.server, flags.get("t"))
+    if "k" not in flags and any(not p.dead for p in window.panes):
+        raise CommandError(
+            f"respawn window failed: window {session.name}:{window.index} still active")
+    env = context.server.environ_of(session)
+    env.update(assignments(flag_values(flags, "e")))
+    cwd = working_directory(context, flags, session, window, pane)
+    await context.server.respawn_window(session, window, args, env, cwd)
+    return Result()
