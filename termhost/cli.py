@@ -59,6 +59,15 @@ def _names_a_tape(arguments: Sequence[str]) -> bool:
     return bool(words) and words[0].endswith(".tape") and os.path.isfile(words[0])
 
 
+def _default_alias(word: str) -> bool:
+    """A name tmux's default command-alias gives (splitp, choose-session...): the
+    server expands it."""
+    from termhost.mux.option_table import TMUX_OPTIONS
+
+    aliases = next(option.default for option in TMUX_OPTIONS if option.name == "command-alias")
+    return any(alias.startswith(word + "=") for alias in aliases.split(","))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
@@ -73,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.verb = "tape"
     own = args.verb in cmd.VERBS
     first = args.verb.removesuffix(";")  # `termhost start\; has -t x`: a list of commands
-    if not own and verbs.lookup(first) is None:
+    if not own and verbs.lookup(first) is None and not _default_alias(first):
         sys.stderr.write(f"termhost: unknown command: {first} (try 'termhost --help')\n")
         return EXIT_USAGE
     try:

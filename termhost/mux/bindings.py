@@ -16,7 +16,7 @@ from termhost.mux.printing import command_list, escaped
 
 __all__ = [
     "COPY_MODE_KEYS", "PREFIX_KEY", "PREFIX_TABLE", "TABLES", "Binding", "KeyTables",
-    "copy_mode_commands",
+    "copy_mode_commands", "mode_command",
 ]
 
 PREFIX_KEY = "C-b"
@@ -211,6 +211,15 @@ def copy_mode_commands(mode_keys: str) -> dict[str, str]:
     return {binding.key: binding.command.rsplit(" ", 1)[1] for binding in table}
 
 
+def mode_command(command: str) -> str | None:
+    """The copy-mode command a binding's line is, when it is `send-keys -X NAME` alone."""
+    commands = split_commands(command, {})
+    if len(commands) == 1 and len(commands[0]) == 3 and commands[0][0] in ("send-keys", "send") \
+            and commands[0][1] == "-X":
+        return commands[0][2]
+    return None
+
+
 _REPEATING = frozenset({
     "DC", "Up", "Down", "Left", "Right", "M-Up", "M-Down", "M-Left", "M-Right",
     "C-Up", "C-Down", "C-Left", "C-Right", "S-Up", "S-Down", "S-Left", "S-Right"})
@@ -250,6 +259,18 @@ class KeyTables:
         binding = self._tables[table].get(key)
         if binding is not None:
             self._tables[table][key] = replace(binding, note=note or binding.command)
+
+    def mode_commands(self, mode_keys: str) -> dict[str, str]:
+        """The copy-mode table of `mode_keys` (vi or emacs) as bind-key left it, as key ->
+        copy-mode command for the keys bound to `send-keys -X COMMAND` alone (copy mode
+        runs those itself; any other binding there runs as a command line)."""
+        table = "copy-mode-vi" if mode_keys == "vi" else "copy-mode"
+        found: dict[str, str] = {}
+        for binding in self.table(table):
+            name = mode_command(binding.command)
+            if name is not None:
+                found[binding.key] = name
+        return found
 
     def unbind(self, table: str, key: str) -> None:
         self._tables.get(table, {}).pop(key, None)

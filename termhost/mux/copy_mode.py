@@ -41,6 +41,10 @@ class Action:
 
     kind: Literal["exit", "copy", "prompt"]
     text: str = ""
+    pipe: str | None = None
+    """A copy's command to pipe the text to (copy-pipe*; "": the copy-command option's)."""
+    stay: bool = False
+    """A copy that stays in copy mode (copy-selection, copy-pipe, their -no-clear)."""
 
 
 class Match(NamedTuple):
@@ -183,7 +187,8 @@ class CopyMode:
         """What to tell the user after the last key or search, as tmux's status line does."""
 
     @classmethod
-    def of_terminal(cls, terminal: Terminal, *, keys: str) -> CopyMode:
+    def of_terminal(cls, terminal: Terminal, *, keys: str,
+                    table: Mapping[str, str] | None = None) -> CopyMode:
         """Copy mode over a pane: its scrollback and screen as rows of cell glyphs (a wide
         character then "" for its right half, as the emulator holds them), so columns in
         copy mode are the columns the user saw, with the cursor where the pane's is."""
@@ -197,10 +202,11 @@ class CopyMode:
             rows.append([line[x].data if line else " " for x in range(width)])
             wrapped.append(y in screen.wrapped)
         cursor = (min(screen.cursor.x, width - 1), screen.cursor.y)
-        return cls(rows, wrapped, terminal.rows, cursor, keys=keys)
+        return cls(rows, wrapped, terminal.rows, cursor, keys=keys, table=table)
 
     @classmethod
-    def of_text(cls, lines: Sequence[str], width: int, height: int, *, keys: str) -> CopyMode:
+    def of_text(cls, lines: Sequence[str], width: int, height: int, *, keys: str,
+                table: Mapping[str, str] | None = None) -> CopyMode:
         """View mode: `lines` shown in a pane `width` x `height`, a long one wrapped, the
         cursor after the last, as tmux's view mode shows output the server had for a pane."""
         rows: list[list[str]] = []
@@ -221,7 +227,7 @@ class CopyMode:
         rows += [[" "] * width for _ in range(height - used)]
         wrapped += [False] * (len(rows) - len(wrapped))
         cursor = (0, max(0, used - 1 - (len(rows) - height)))
-        mode = cls(rows, wrapped, height, cursor, keys=keys, name="view-mode")
+        mode = cls(rows, wrapped, height, cursor, keys=keys, table=table, name="view-mode")
         mode._text = list(lines)
         return mode
 
@@ -230,8 +236,9 @@ class CopyMode:
         width; copy mode over the pane's lines as they are now, from the bottom (its
         frozen rows no longer match the pane)."""
         if self._text is not None:
-            return CopyMode.of_text(self._text, terminal.cols, terminal.rows, keys=self.keys)
-        return CopyMode.of_terminal(terminal, keys=self.keys)
+            return CopyMode.of_text(self._text, terminal.cols, terminal.rows, keys=self.keys,
+                                    table=self._table)
+        return CopyMode.of_terminal(terminal, keys=self.keys, table=self._table)
 
     @property
     def text(self) -> list[str]:
@@ -339,6 +346,8 @@ class CopyMode:
             for _ in range(count if argument else 0):
                 self.search(argument, name != "search-backward")
             return None
+        if name in _COPIES:
+            return self._copy(name, argument)
         run = command.run
         assert run is not None
         if command.once:
@@ -420,7 +429,7 @@ class CopyMode:
         self._pressed = None
         if self._anchor is None or self._ends()[0] == self._ends()[1]:
             return None
-        return self._copy_selection_and_cancel()
+        return self._copy("copy-pipe-and-cancel", "")
 
     @property
     def at_bottom(self) -> bool:
@@ -726,11 +735,19 @@ class CopyMode:
             self._anchor, cursor = self.cursor, self._anchor
             self._set_cursor(cursor)
 
-    def _copy_selection_and_cancel(self) -> Action:
-        """The selected text and leave; with nothing selected, only leave (tmux copies
-        nothing then)."""
+    def _copy(self, name: str, argument: str) -> Action | None:
+        """copy-selection[-no-clear|-and-cancel], copy-pipe[-no-clear|-and-cancel]
+        [COMMAND]: the selected text copied (and piped to COMMAND), copy mode left or
+        stayed in, the selection cleared unless -no-clear. Nothing selected: nothing
+        copied (and -and-cancel still leaves)."""
+        stay = not name.endswith("-and-cancel")
         text = self._selected_text() if self._anchor is not None else ""
-        return Action("copy", text) if text else Action("exit")
+        if stay and not name.endswith("-no-clear"):
+            self._clear_selection()
+        if not text:
+            return None if stay else Action("exit")
+        return Action("copy", text, pipe=argument if name.startswith("copy-pipe") else None,
+                      stay=stay)
 
     def _selected_text(self) -> str:
         """Each line's selected cells, trailing blanks dropped, lines joined by newlines,
@@ -885,7 +902,15 @@ _COMMANDS: dict[str, _Command] = {
     "rectangle-toggle": _Command(CopyMode._rectangle_toggle, once=True),
     "other-end": _Command(CopyMode._other_end, once=True),
     "clear-selection": _Command(CopyMode._clear_selection, once=True),
-    "copy-selection-and-cancel": _Command(CopyMode._copy_selection_and_cancel, once=True),
+    "copy-selection-and-cancel": _Command(None),
+    **{name: _Command(None) for name in (
+        "copy-selection", "copy-selection-no-clear", "copy-pipe", "copy-pipe-no-clear",
+        "copy-pipe-and-cancel")},
     "cancel": _Command(lambda m: Action("exit"), once=True),
 }
 """Every command termhost's copy mode has, by tmux's name."""
+
+_COPIES = frozenset({"copy-selection", "copy-selection-no-clear", "copy-selection-and-cancel",
+                     "copy-pipe", "copy-pipe-no-clear", "copy-pipe-and-cancel"})
+"""The commands that copy the selection (`_copy`), each with or without a command to
+pipe it to."""

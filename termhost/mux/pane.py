@@ -211,12 +211,14 @@ class Pane:
         writer that never stops, a pipe-pane -I command, is bounded by)."""
         return self._input.waiting
 
-    def enter_copy_mode(self, *, keys: str) -> CopyMode:
-        """copy-mode: the pane's lines frozen under a cursor; a pane already in copy mode
-        stays as it is (tmux's copy-mode twice does not start over)."""
+    def enter_copy_mode(self, *, keys: str, table: Mapping[str, str] | None = None
+                        ) -> CopyMode:
+        """copy-mode: the pane's lines frozen under a cursor, its keys `table`'s (key ->
+        copy-mode command; the stock one for `keys` when None); a pane already in copy
+        mode stays as it is (tmux's copy-mode twice does not start over)."""
         mode = self.mode
         if not isinstance(mode, CopyMode) or mode.name != "copy-mode":
-            mode = self.mode = CopyMode.of_terminal(self.terminal, keys=keys)
+            mode = self.mode = CopyMode.of_terminal(self.terminal, keys=keys, table=table)
         return mode
 
     def resize(self, cols: int, rows: int) -> None:

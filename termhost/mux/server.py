@@ -109,6 +109,8 @@ class Server:
         self.buffers = PasteBuffers()
         self.hooks = Hooks()
         """The global hooks (set-hook -g), sessions' and windows' over them."""
+        self._pipes: set[asyncio.Task[None]] = set()
+        """copy-pipe's commands still running (the loop keeps only weak references)."""
         self.marked: Pane | None = None
         """The marked pane (select-pane -m), the one `{marked}` and `~` name; one at a
         time, as tmux's server-wide mark."""
@@ -161,8 +163,9 @@ class Server:
         lines = list(self.config_causes)
         if isinstance(pane.mode, CopyMode) and pane.mode.name == "view-mode":
             lines = pane.mode.text + lines
+        keys = self.options.get("mode-keys")
         pane.mode = CopyMode.of_text(lines, pane.terminal.cols, pane.terminal.rows,
-                                     keys=self.options.get("mode-keys"))
+                                     keys=keys, table=self.key_tables.mode_commands(keys))
         self.config_causes = []
         self.refresh(session)
 
@@ -416,13 +419,19 @@ class Server:
             self.buffers.set(data)
             self.to_terminals(alerts.clipboard_sequence(data))
 
-    def copy_text(self, text: str) -> None:
+    def copy_text(self, text: str, pipe: str | None = None) -> None:
         """Copy mode copied `text`: a new paste buffer and, unless set-clipboard is off,
-        the clipboard of the terminals (OSC 52), as tmux does."""
+        the clipboard of the terminals (OSC 52), as tmux does; with `pipe` (copy-pipe's
+        command, "" for the copy-command option's) also that command's stdin."""
         data = text.encode("utf-8", "surrogateescape")
         self.buffers.set(data)
         if self.options.get("set-clipboard") != "off":
             self.to_terminals(alerts.clipboard_sequence(data))
+        command = pipe or (self.options.get("copy-command") if pipe is not None else "")
+        if command:
+            task = asyncio.get_running_loop().create_task(_pipe_to(command, data))
+            self._pipes.add(task)
+            task.add_done_callback(self._pipes.discard)
 
     def to_terminals(self, text: str, session: Session | None = None) -> None:
         """Write `text` to the terminals of the attached clients (of `session` only)."""
@@ -928,6 +937,19 @@ class Server:
         writer.write(encode_frame(FrameType.DETACH, client.detach_reason.encode()))
         writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
         await writer.drain()
+
+
+async def _pipe_to(command: str, data: bytes) -> None:
+    """copy-pipe: `command` run by /bin/sh with `data` as its stdin, its output dropped,
+    as tmux's job_run."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "/bin/sh", "-c", command, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+            start_new_session=True)
+    except OSError:
+        return
+    await process.communicate(data)
 
 
 async def _frames(reader: asyncio.StreamReader, decoder: FrameDecoder) -> AsyncIterator[Frame]:

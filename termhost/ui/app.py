@@ -42,6 +42,7 @@ from prompt_toolkit.output import ColorDepth
 from wcwidth import wcwidth
 
 from termhost.mux import model
+from termhost.mux.bindings import mode_command
 from termhost.mux.clock_mode import ClockMode
 from termhost.mux.commands import Context, run_command, variables
 from termhost.mux.copy_mode import CopyMode
@@ -980,7 +981,9 @@ class AttachedClient:
     def copy_mode(self, *, page_up: bool = False) -> None:
         """copy-mode (C-b [): the active pane's scrollback and screen, frozen, to move
         over, search, select and copy into a paste buffer (-u: a page up at once)."""
-        mode = self.active().enter_copy_mode(keys=self.server.options.get("mode-keys"))
+        keys = self.server.options.get("mode-keys")
+        mode = self.active().enter_copy_mode(keys=keys,
+                                             table=self.server.key_tables.mode_commands(keys))
         if page_up:
             mode.run("page-up")
         self.server.refresh(self.session)  # every client of the session shows the mode
@@ -1172,13 +1175,26 @@ class AttachedClient:
             return
         prefix = self.server.options.get("prefix")
         if self.copying is not None and name != prefix and self._table is None:
-            self.copying.press(name)  # copy mode's table stands in for the root table
+            self._copy_mode_key(name)  # copy mode's table stands in for the root table
         elif self._bound(name):
             pass
         elif isinstance(self.active().mode, ClockMode):
             self.leave_copy_mode()  # any key ends the clock, and goes no further
         else:
             self._send_key(press.key, press.data)
+
+    def _copy_mode_key(self, name: str) -> None:
+        """A key in copy mode: copy mode's own command (`send -X NAME` bindings, which
+        the mode runs itself, counts and prompts included), or whatever else its table
+        binds the key to (`send -X copy-pipe-and-cancel 'xclip -i'`, `select-pane -L`),
+        run as a command line."""
+        keys = self.server.options.get("mode-keys")
+        binding = self.server.key_tables.binding(
+            "copy-mode-vi" if keys == "vi" else "copy-mode", name)
+        if binding is not None and mode_command(binding.command) is None:
+            self.run_binding(self.run_line(binding.command))
+        elif self.copying is not None:
+            self.copying.press(name)
 
     def _send_key(self, key: Keys | str, data: str) -> None:
         for pane in self._typed_into():

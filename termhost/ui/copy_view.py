@@ -82,7 +82,7 @@ class CopySession:
     (search, goto line) and what it copies (`copied`, a paste buffer's new text)."""
 
     def __init__(self, pane: Pane, mode: CopyMode, host: CopyHost,
-                 copied: Callable[[str], None]) -> None:
+                 copied: Callable[[str, str | None], None]) -> None:
         self.pane, self.mode = pane, mode
         self._host, self._copied = host, copied
 
@@ -95,8 +95,9 @@ class CopySession:
 
     def _act(self, action: Action | None) -> None:
         if action is not None and action.kind == "copy":
-            self._copied(action.text)
-        if action is not None and action.kind in ("copy", "exit"):
+            self._copied(action.text, action.pipe)
+        if action is not None and (action.kind == "exit" or (action.kind == "copy"
+                                                             and not action.stay)):
             self._host.leave_copy_mode()
             return
         if action is not None and action.kind == "prompt":

@@ -815,7 +815,7 @@ def test_a_mouse_drag_selects_from_the_press_and_the_release_copies() -> None:
     mode.mouse_down(4, 0)  # on "four"
     assert mode.cursor == (4, 1) and mode.selection_spans(1) == []
     mode.mouse_drag(3, 1)  # to "fiv|e": vi includes the cell under the cursor
-    assert mode.mouse_up() == Action("copy", "e four\nfive")
+    assert mode.mouse_up() == Action("copy", "e four\nfive", pipe="")
 
 
 def test_a_mouse_drag_past_the_top_scrolls_and_a_click_copies_nothing() -> None:
@@ -825,7 +825,7 @@ def test_a_mouse_drag_past_the_top_scrolls_and_a_click_copies_nothing() -> None:
     mode.mouse_down(2, 1)
     mode.mouse_drag(0, -1)  # above the view: a line further up comes into it
     assert mode.top == 0 and mode.cursor == (0, 0)
-    assert mode.mouse_up() == Action("copy", "one two\nthree four\nfiv")
+    assert mode.mouse_up() == Action("copy", "one two\nthree four\nfiv", pipe="")
     assert not mode.at_bottom
 
 

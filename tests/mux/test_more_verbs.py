@@ -49,3 +49,23 @@ def test_refresh_client_needs_a_client(both: BothServers) -> None:
         assert both.run(name, "new-session", "-d", "-s", "s", "sleep 1000").returncode == 0
     both.after_each([["refresh-client"], ["refresh-client", "-S"],
                      ["refresh-client", "-t", "/dev/nosuch"]], ["list-clients"])
+
+
+def test_command_aliases_and_mouse_keys_in_bindings(both: BothServers) -> None:
+    """tmux's default command-alias (splitp, choose-session...) on the command line and
+    in bindings, which list-keys prints expanded; mouse key names bound; any command in
+    a copy-mode table (vim-tmux-navigator's `bind -T copy-mode-vi C-h select-pane -L`)."""
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "sleep 1000").returncode == 0
+    both.after_each([
+        ["splitp", "-d", "-t", "s", "sleep 1000"],
+        ["bind", "S", "choose-session"],
+        ["list-keys", "-T", "prefix", "S"],
+        ["bind", "-T", "copy-mode-vi", "MouseDragEnd1Pane", "send-keys", "-X",
+         "copy-pipe-and-cancel", "pbcopy"],
+        ["bind", "-n", "DoubleClick1Pane", "select-pane"],
+        ["bind", "-T", "copy-mode-vi", "C-h", "select-pane", "-L"],
+        ["list-keys", "-T", "copy-mode-vi", "MouseDragEnd1Pane"],
+        ["list-keys", "-T", "copy-mode-vi", "C-h"],
+        ["bind", "x", "MouseDown9Pane"],
+    ], ["list-panes", "-t", "s", "-F", "#{pane_index}"])

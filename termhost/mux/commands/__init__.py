@@ -21,6 +21,7 @@ from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import variables
 from termhost.mux.formats import FormatScope, expand, format_true
 from termhost.mux.hooks import AFTER_COMMANDS
+from termhost.mux.lexer import split_commands
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
 from termhost.mux.targets import TargetKind, anchored, window_named
@@ -103,6 +104,7 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
     act on yet, then a verb of tmux's with no implementation here."""
     if not argv:
         return Result(stderr="no command given\n", status=1)
+    argv = aliased(context.server, argv)
     verb = lookup(argv[0])
     if verb is None:
         return Result(stderr=f"unknown command: {argv[0]}\n", status=1)
@@ -153,6 +155,20 @@ def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None
                 except CommandError:
                     raise CommandError(f"can't find {kind.replace('index', 'window')}: "
                                        f"{spec}") from None
+
+
+def aliased(server: Server, argv: Sequence[str]) -> list[str]:
+    """`argv` with a command-alias (`choose-session=choose-tree -s`) in place of its
+    first word, when that is no verb of tmux's, as tmux's cmd_parse expands it."""
+    if not argv or lookup(argv[0]) is not None:
+        return list(argv)
+    prefix = argv[0] + "="
+    for _, value in server.options.shown("command-alias"):
+        if value is not None and value.startswith(prefix):
+            words = split_commands(value[len(prefix):], {})
+            if len(words) == 1:
+                return [*words[0], *argv[1:]]
+    return list(argv)
 
 
 async def _after_hook(context: Context, name: str, flags: dict[str, str],

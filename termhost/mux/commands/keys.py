@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from termhost.mux.commands import (
     CommandError,
     Context,
     Result,
+    aliased,
     command,
 )
 from termhost.mux.lexer import LexError, split_commands
@@ -15,6 +18,10 @@ from termhost.terminal.keys import KeyModes, UnknownKey, encode_key
 
 _MOUSE_KEYS = ("WheelUpPane", "WheelDownPane")
 """Mouse keys a table can bind (copy mode scrolls with them) though no terminal types them."""
+_MOUSE_KEY = re.compile(
+    r"(?:(?:Mouse(?:Down|Up|Drag|DragEnd)|(?:Second|Double|Triple)Click)[123]|Wheel(?:Up|Down))"
+    r"(?:Pane|Border|Status|StatusLeft|StatusRight|StatusDefault)")
+"""tmux's names of mouse keys (key_string_lookup_string), with their C-, M-, S- prefixes."""
 
 
 def _key_table(flags: dict[str, str]) -> str:
@@ -24,7 +31,8 @@ def _key_table(flags: dict[str, str]) -> str:
 
 
 def _key_name(key: str) -> str:
-    if key in _MOUSE_KEYS:
+    if key in _MOUSE_KEYS or _MOUSE_KEY.fullmatch(key.removeprefix("C-").removeprefix(
+            "M-").removeprefix("S-")):
         return key
     try:
         encode_key(key, KeyModes())
@@ -36,8 +44,8 @@ def _key_name(key: str) -> str:
 @command("bind-key")
 async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A key in a table runs a tmux command; -r lets it repeat (for repeat-time, the
-    next key in that table needs no prefix). In the copy-mode tables the command is
-    copy mode's own, `send-keys -X NAME`."""
+    next key in that table needs no prefix). In the copy-mode tables it is mostly copy
+    mode's own (`send-keys -X NAME [ARGUMENT]`), but may be any command."""
     table = _key_table(flags)
     if len(args) == 1:
         context.server.key_tables.annotate(table, _key_name(args[0]), flags.get("N", ""))
@@ -52,14 +60,12 @@ async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> 
             commands = split_commands(words[0], context.env)
         except LexError as error:
             raise CommandError(f"syntax error: {error}") from None
+    commands = [aliased(context.server, argv) for argv in commands]
     unknown = next((argv[0] for argv in commands if lookup(argv[0]) is None), None)
     if unknown is not None:
         raise CommandError(f"unknown command: {unknown}")
     key = _key_name(args[0])
     command = command_list(commands)
-    copying = len(commands) == 1 and commands[0][:2] in (["send-keys", "-X"], ["send", "-X"])
-    if table.startswith("copy-mode") and not (copying and len(commands[0]) == 3):
-        raise CommandError(f"copy mode keys run send-keys -X COMMAND, not: {command}")
     context.server.key_tables.bind(table, key, command, flags.get("N", ""), repeat="r" in flags)
     return Result()
 

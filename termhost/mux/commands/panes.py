@@ -125,8 +125,9 @@ def _mode_command(context: Context, session: Session, pane: Pane, args: list[str
     assert isinstance(pane.mode, CopyMode)
     action = pane.mode.run(args[0], args[1:], count)
     if action is not None and action.kind == "copy":
-        context.server.copy_text(action.text)
-    if action is not None and action.kind in ("copy", "exit"):
+        context.server.copy_text(action.text, action.pipe)
+    if action is not None and (action.kind == "exit" or (action.kind == "copy"
+                                                         and not action.stay)):
         pane.mode = None
     context.server.refresh(session)
 
@@ -139,7 +140,9 @@ async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) ->
     if "q" in flags:
         pane.mode = None
     else:
-        mode = pane.enter_copy_mode(keys=context.server.options.get("mode-keys"))
+        keys = context.server.options.get("mode-keys")
+        mode = pane.enter_copy_mode(keys=keys,
+                                    table=context.server.key_tables.mode_commands(keys))
         if "u" in flags:
             mode.run("page-up")
     context.server.refresh(session)
