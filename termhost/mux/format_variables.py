@@ -98,6 +98,7 @@ class FormatClient(Protocol):
     session: Session
     last_session: Session | None
     suspended: bool
+    flags: set[str]
 
     @property
     def size(self) -> _Size: ...
@@ -119,10 +120,11 @@ def client_variables(client: FormatClient) -> dict[str, str]:
         "client_height": str(client.size.rows),
         "client_termname": client.term,
         "client_termtype": "",
-        "client_flags": ("attached,focused,suspended,UTF-8" if client.suspended
-                         else "attached,focused,UTF-8"),
+        "client_flags": ",".join(["attached", "focused", *[
+            flag for flag in ("ignore-size", "read-only", "active-pane") if flag in client.flags],
+            *(["suspended"] if client.suspended else []), "UTF-8"]),
         "client_utf8": "1",
-        "client_readonly": "0",
+        "client_readonly": "1" if "read-only" in client.flags else "0",
         "client_control_mode": "0",
         "client_prefix": "1" if table == "prefix" else "0",
         "client_key_table": table,

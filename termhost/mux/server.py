@@ -316,6 +316,7 @@ class Server:
             (client.size.columns, client.body_rows)
             for client in self.clients
             if client.session is session and not client.suspended
+            and "ignore-size" not in client.flags
         ]
         if not sizes or mode == "manual" or session.manual_size:
             return
@@ -805,7 +806,8 @@ class Server:
                 finally:
                     self._commands_running -= 1
                 if result.attach is not None and not result.stderr:
-                    await self._attached(result.attach, context, frames, writer)
+                    await self._attached(result.attach, context, frames, writer,
+                                         result.client_flags)
                     return
                 if result.stdout:
                     writer.write(encode_frame(FrameType.STDOUT, result.stdout.encode(
@@ -843,8 +845,10 @@ class Server:
         context: Context,
         frames: AsyncIterator[Frame],
         writer: asyncio.StreamWriter,
+        flags: frozenset[str] = frozenset(),
     ) -> None:
-        """Serve an attached client until it detaches or its session ends."""
+        """Serve an attached client until it detaches or its session ends; `flags` are
+        what it is (read-only, ignore-size)."""
         # prompt_toolkit is loaded only once a client attaches.
         from prompt_toolkit.data_structures import Size
 
@@ -863,6 +867,7 @@ class Server:
         client = AttachedClient(self, session, send, Size(rows=rows, columns=cols),
                                 env=context.env, force_256=context.force_256)
         client.tty = context.tty
+        client.flags = set(flags)
         sock = writer.get_extra_info("socket")
         if sock is not None:
             client.pid, client.uid = peer_credentials(sock)

@@ -58,7 +58,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
     for verb in (
         Verb("attach-session", ("attach", "a"), "c:dEf:rt:x", 0, 0,
              "[-dErx] [-c working-directory] [-f flags] [-t target-session]",
-             unsupported="frx", starts_server=True, may_leave_empty=True),
+             unsupported="x", starts_server=True, may_leave_empty=True),
         Verb("bind-key", ("bind",), "nrN:T:", 1, -1,
              "[-nr] [-T key-table] [-N note] key [command [arguments]]"),
         Verb("break-pane", ("breakp",), "abdPF:n:s:t:", 0, 0,
@@ -147,7 +147,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              "[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] "
              "[-n window-name] [-s session-name] [-t target-session] [-x width] [-y height] "
              "[shell-command]",
-             unsupported="ftX", starts_server=True),
+             unsupported="tX", starts_server=True),
         Verb("new-window", ("neww",), "abc:de:F:kn:PSt:", 0, -1,
              "[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] "
              "[-t target-window] [shell-command]"),

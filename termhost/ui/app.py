@@ -266,6 +266,9 @@ class AttachedClient:
         tmux's client queue runs a binding's commands before the next key, unless it
         opened something that takes keys (a prompt, a menu, a popup, a list)."""
         self._held: list[tuple[KeyPress, str]] = []
+        self.flags: set[str] = set()
+        """attach -r / -f: read-only (only keys bound to detach-client or switch-client
+        do anything), ignore-size (the session's size is the other clients')."""
         self._driving: CopySession | None = None
         """How this client drives the active pane's mode (Pane.mode, the server's), kept
         while the mode lasts so that a wheel scroll knows the copy mode it started."""
@@ -348,6 +351,7 @@ class AttachedClient:
         default = self.server.options.get("key-table")
         table = self.key_table
         first, repeating = table, self._repeating is not None
+        read_only = "read-only" in self.flags
         while True:
             binding = self.server.key_tables.binding(table, name)
             if binding is not None and repeating and not binding.repeat:
@@ -356,6 +360,10 @@ class AttachedClient:
                 repeating = False
                 continue
             action = self.actions.action(table, name) if binding is not None else None
+            if action is not None and read_only and binding is not None and \
+                    binding.command.split(" ", 1)[0] not in ("detach-client", "switch-client"):
+                self.switch_key_table(None)
+                return True  # a read-only client's keys do nothing else, as tmux's -r
             if action is not None:
                 if binding is not None and binding.repeat and \
                         self.server.options.number("repeat-time"):
@@ -377,7 +385,7 @@ class AttachedClient:
         if name in (self.server.options.get("prefix"), self.server.options.get("prefix2")):
             self.switch_key_table("prefix")
             return True
-        return False
+        return read_only  # a read-only client types into no pane
 
     def feed(self, data: bytes) -> None:
         """Keystrokes from the client's terminal, parsed (prompt_toolkit's VT100 parser)
@@ -409,7 +417,7 @@ class AttachedClient:
             and "\x1b" not in text
             and _key_text(options.get("prefix")) not in text
             and (prefix2 == "None" or _key_text(prefix2) not in text)
-            and self._table is None
+            and self._table is None and "read-only" not in self.flags
             and not self._held and (self._binding is None or self._binding.done())
             and next(self.server.key_tables.table(options.get("key-table")), None) is None
             and self._prompt is None
@@ -1174,7 +1182,9 @@ class AttachedClient:
             self._tree_key(self._tree, name)
             return
         prefix = self.server.options.get("prefix")
-        if self.copying is not None and name != prefix and self._table is None:
+        if "read-only" in self.flags:
+            self._bound(name)
+        elif self.copying is not None and name != prefix and self._table is None:
             self._copy_mode_key(name)  # copy mode's table stands in for the root table
         elif self._bound(name):
             pass

@@ -6,7 +6,7 @@ session's key-table option, repeating bindings (bind -r) for repeat-time, and pr
 from __future__ import annotations
 
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import Outer, attach_both, shows
+from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, attach_both, shows
 
 
 def count(both: BothServers, name: str) -> str:
@@ -60,3 +60,25 @@ def test_prefix2_and_the_key_table_option(both: BothServers, outer: Outer) -> No
         assert both.run(name, "set", "-g", "key-table", "mine").returncode == 0
         outer.run("send-keys", "-t", name, "z")
         shows(outer, name, "from-mine")
+
+
+def test_a_read_only_client(both: BothServers, outer: Outer) -> None:
+    """attach -r (and -f ignore-size): typing reaches no pane and bindings do nothing,
+    but detach-client's (C-b d) does; #{client_flags} and #{client_readonly} say so."""
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "-x", "60", "-y", "8",
+                        "cat").returncode == 0
+        outer.show(name, [*CLIENTS[name][:-2], "-r", "-f", "ignore-size", "-t", "s"], 60, 8)
+        wait_until(lambda name=name: both.run(  # type: ignore[misc]
+            name, "list-clients", "-F", "#{client_flags} #{client_readonly}").stdout
+            == "attached,focused,ignore-size,read-only,UTF-8 1\n",
+            what=f"{name}'s read-only client", timeout=PATIENCE)
+        outer.run("send-keys", "-t", name, "typed", "Enter")
+        outer.run("send-keys", "-t", name, "C-b")
+        outer.run("send-keys", "-t", name, "c")
+        outer.run("send-keys", "-t", name, "C-b")
+        outer.run("send-keys", "-t", name, "d")
+        wait_until(lambda name=name: both.run(  # type: ignore[misc]
+            name, "list-clients").stdout == "", what=f"{name}'s client to detach")
+        assert both.run(name, "list-windows", "-t", "s", "-F", "#I").stdout == "0\n", name
+        assert "typed" not in both.run(name, "capture-pane", "-p", "-t", "s").stdout, name

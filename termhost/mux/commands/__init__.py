@@ -45,6 +45,8 @@ class Result:
     status: int = 0
     attach: Session | None = None
     """The connection becomes a client attached to this session."""
+    client_flags: frozenset[str] = frozenset()
+    """What the attaching client is (attach -r, -f read-only,ignore-size,active-pane)."""
 
 
 @dataclass

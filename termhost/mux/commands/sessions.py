@@ -39,7 +39,7 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
         raise CommandError(f"invalid session name: {name}")
     if "A" in flags and name is not None and name in server.sessions:
         return _attach(context, server.sessions[name], detach_others="D" in flags,
-                       update="E" not in flags)
+                       update="E" not in flags, flags=flags)
     if name is not None and name in server.sessions:
         raise CommandError(f"duplicate session: {name}")
     cols = size_arg(flags.get("x", "80"), "width")
@@ -58,7 +58,8 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
                                        update_environment="E" not in flags)
     server.show_config_causes(session)
     info = new_object_info(flags, "#{session_name}:", server, session)
-    return Result(stdout=info) if "d" in flags else Result(stdout=info, attach=session)
+    return Result(stdout=info) if "d" in flags else Result(
+        stdout=info, attach=session, client_flags=client_flags(flags))
 
 
 @command("attach-session")
@@ -69,11 +70,28 @@ async def attach_session(context: Context, flags: dict[str, str], args: list[str
     cwd = working_directory(context, flags, session, fallback=False)
     if cwd is not None:
         session.path = cwd  # where its new windows start
-    return _attach(context, session, detach_others="d" in flags, update="E" not in flags)
+    return _attach(context, session, detach_others="d" in flags, update="E" not in flags,
+                   flags=flags)
+
+
+CLIENT_FLAGS = ("ignore-size", "read-only", "active-pane")
+"""The -f flags of an attached client termhost acts on (tmux's server_client_set_flags;
+the control-mode ones wait for control mode)."""
+
+
+def client_flags(flags: dict[str, str]) -> frozenset[str]:
+    """-f's comma-separated flags (a `!` before one turns it off; others are ignored, as
+    tmux ignores them) and attach -r's read-only."""
+    chosen = {"read-only"} if "r" in flags else set()
+    for word in flags.get("f", "").split(","):
+        name = word.removeprefix("!")
+        if name in CLIENT_FLAGS:
+            (chosen.discard if word.startswith("!") else chosen.add)(name)
+    return frozenset(chosen)
 
 
 def _attach(context: Context, session: Session, *, detach_others: bool,
-            update: bool) -> Result:
+            update: bool, flags: dict[str, str] | None = None) -> Result:
     """The client attaches to `session`: its environment updated from the client's first
     (update-environment, unless `update` is off: -E), its other clients detached with
     `detach_others` (-d)."""
@@ -86,7 +104,7 @@ def _attach(context: Context, session: Session, *, detach_others: bool,
         for client in list(context.server.clients):
             if client.session is session:
                 client.detach()
-    return Result(attach=session)
+    return Result(attach=session, client_flags=client_flags(flags or {}))
 
 
 @command("has-session")
