@@ -27,7 +27,7 @@ def anchored(spec: str, kind: TargetKind, current: Session, window: Window | Non
     """`spec` with the current session and window (the session's active one unless the
     command came from a pane of another) written in where tmux would take them; a
     target that names its own session, or an id, as it is."""
-    if kind == "session" or not spec or spec[0] in "$@%=" or spec.startswith("{"):
+    if kind == "session" or not spec or spec[0] in "$@%=~" or spec.startswith("{"):
         return spec
     here = f"${current.id}"
     window = window if window is not None and window in current.windows else (

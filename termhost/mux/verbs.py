@@ -75,8 +75,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              "[template]"),
         Verb("choose-tree", (), "F:f:GK:NO:rst:wZ", 0, 1,
              "[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] "
-             "[template]",
-             unsupported="FfGKNOrt"),
+             "[template]"),
         Verb("clear-history", ("clearhist",), "t:", 0, 0, "[-t target-pane]"),
         Verb("clear-prompt-history", ("clearphist",), "T:", 0, 0, "[-T type]"),
         Verb("clock-mode", (), "t:", 0, 0, "[-t target-pane]"),
@@ -94,14 +93,14 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              unsupported="EP"),
         Verb("display-menu", ("menu",), "c:t:OT:x:y:", 1, -1,
              "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] "
-             "[-y position] name key command ..."),
+             "[-y position] name key command ...", unsupported="O"),
         Verb("display-message", ("display",), "ac:d:INpt:F:v", 0, 1,
              "[-aINpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]",
              unsupported="IN"),
         Verb("display-popup", ("popup",), "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", 0, -1,
              "[-BCE] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] "
              "[-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] "
-             "[-x position] [-y position] [shell-command]"),
+             "[-x position] [-y position] [shell-command]", unsupported="s"),
         Verb("display-panes", ("displayp",), "bd:Nt:", 0, 1,
              "[-bN] [-d duration] [-t target-client] [template]",
              unsupported="bN"),

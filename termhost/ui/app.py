@@ -45,6 +45,7 @@ from termhost.mux import model
 from termhost.mux.bindings import mode_command
 from termhost.mux.clock_mode import ClockMode
 from termhost.mux.commands import Context, run_command, variables
+from termhost.mux.commands.modes import ChooseRequest
 from termhost.mux.copy_mode import CopyMode
 from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
@@ -53,14 +54,14 @@ from termhost.mux.model import Session
 from termhost.mux.pane import Pane
 from termhost.mux.style import Style
 from termhost.mux.terminal_overrides import has_automatic_margins
+from termhost.mux.verbs import lookup
 from termhost.terminal.keys import encode_key, encode_paste
 from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
 from termhost.ui import borders, clock, copy_view
 from termhost.ui.actions import PrefixActions
 from termhost.ui.box import BOX_LINES
-from termhost.ui.choose_modes import Chooser, TreeChooser, open_chooser
-from termhost.ui.choose_tree import ChooseTree
+from termhost.ui.choose_modes import Chooser, open_chooser
 from termhost.ui.colours import (
     TRUE_COLOUR,
     OverlayStyles,
@@ -81,11 +82,9 @@ from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.popup import Popup
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
-from termhost.ui.tree_view import describe as describe_tree
 from termhost.ui.viewer import TextView
 
 if TYPE_CHECKING:
-    from termhost.mux.commands.modes import ChooseRequest
     from termhost.mux.server import Server
 
 __all__ = ["AttachedClient"]
@@ -124,6 +123,18 @@ def _cut(text: str, width: int) -> str:
             break
         out.append(char)
     return "".join(out)
+
+
+def _read_only_safe(command: str) -> bool:
+    """A binding a read-only client may use: every command in it detach-client or
+    switch-client (tmux's -r)."""
+    try:
+        commands = split_commands(command, {})
+    except LexError:
+        return False
+    verbs = [lookup(argv[0]) if argv else None for argv in commands]
+    return bool(verbs) and all(verb is not None and verb.name in (
+        "detach-client", "switch-client") for verb in verbs)
 
 
 def _commands(argv: Sequence[str]) -> list[list[str]]:
@@ -265,6 +276,8 @@ class AttachedClient:
         """A binding's command still running: the keys after it wait (`_held`), as
         tmux's client queue runs a binding's commands before the next key, unless it
         opened something that takes keys (a prompt, a menu, a popup, a list)."""
+        self._bindings: set[asyncio.Future[None]] = set()
+        """Every binding's command still running (the loop keeps weak references)."""
         self._held: list[tuple[KeyPress, str]] = []
         self.flags: set[str] = set()
         """attach -r / -f: read-only (only keys bound to detach-client or switch-client
@@ -352,7 +365,11 @@ class AttachedClient:
         table = self.key_table
         first, repeating = table, self._repeating is not None
         read_only = "read-only" in self.flags
+        prefixes = (self.server.options.get("prefix"), self.server.options.get("prefix2"))
         while True:
+            if name in prefixes and table != "prefix":  # the prefix first, as tmux's
+                self.switch_key_table("prefix")
+                return True
             binding = self.server.key_tables.binding(table, name)
             if binding is not None and repeating and not binding.repeat:
                 self.switch_key_table(None)
@@ -361,7 +378,7 @@ class AttachedClient:
                 continue
             action = self.actions.action(table, name) if binding is not None else None
             if action is not None and read_only and binding is not None and \
-                    binding.command.split(" ", 1)[0] not in ("detach-client", "switch-client"):
+                    not _read_only_safe(binding.command):
                 self.switch_key_table(None)
                 return True  # a read-only client's keys do nothing else, as tmux's -r
             if action is not None:
@@ -382,9 +399,6 @@ class AttachedClient:
         if first != table:
             self.switch_key_table(None)
             return True  # tmux: unbound after the prefix (or in a table), it is dropped
-        if name in (self.server.options.get("prefix"), self.server.options.get("prefix2")):
-            self.switch_key_table("prefix")
-            return True
         return read_only  # a read-only client types into no pane
 
     def feed(self, data: bytes) -> None:
@@ -428,7 +442,6 @@ class AttachedClient:
             and bool(self.session.windows) and self.active().mode is None
             and self._escape_timer is None
             and not self._pressed
-            and bool(self.session.windows)
         )
 
     def _flush_keys(self) -> None:
@@ -457,9 +470,12 @@ class AttachedClient:
                 or self._tree is not None or self._view is not None)
 
     def run_binding(self, work: Any) -> None:
-        """A binding's command line, run as `spawn` runs work; the keys after it wait."""
+        """A binding's command line, run as `spawn` runs work; the keys after it wait for
+        it (for the latest, when one started while another's list took the keys)."""
         task = asyncio.ensure_future(work)
         self._binding = task
+        self._bindings.add(task)
+        task.add_done_callback(self._bindings.discard)
         task.add_done_callback(lambda _: self._release_keys())
         task.add_done_callback(lambda _: self.relayout())
 
@@ -705,6 +721,9 @@ class AttachedClient:
         self._close_prompt()
         if self._overlay is not None:
             self._overlay.close()
+        if self._repeating is not None:
+            self._repeating.cancel()
+        self._held.clear()
         if reason:
             self.detach_reason = reason
         if self.app.is_running:
@@ -739,6 +758,7 @@ class AttachedClient:
         self._writer.paused = False
         self.app._running_in_terminal = False
         self._theme, self._title, self.painter.cursor_shape = "", None, 0
+        self._mouse_on = self._palette_set = False  # the terminal has neither now
         self.activity = time.time()
         self.server.fit_session(self.session)
         self.relayout()
@@ -868,7 +888,7 @@ class AttachedClient:
     def _open_overlay(self, overlay: Overlay) -> bool:
         """Show a popup or a menu over the panes until it closes; False (and nothing
         shown) if one is open already, as tmux keeps the first."""
-        if self._overlay is not None:
+        if self._overlay is not None or self._detaching:
             return False
         self._overlay = overlay
 
@@ -961,8 +981,7 @@ class AttachedClient:
         except LexError as error:
             self.show_message(f"syntax error: {error}")
             return
-        await self._run_commands([word for command in commands
-                                  for word in [*command, ";"]][:-1], pane=pane)
+        await self._run_commands(commands, pane=pane)
 
     def execute(self, *argv: str, view: bool = False) -> None:
         """A tmux command line on behalf of this client (commands separated by `;` words
@@ -970,13 +989,13 @@ class AttachedClient:
         display-time, as tmux shows it; with `view` what it prints is shown in a view over
         the panes (list-buffers, as tmux)."""
 
-        self.spawn(self._run_commands(argv, view=view))  # redrawn once they are done
+        self.spawn(self._run_commands(_commands(argv), view=view))  # redrawn when done
 
-    async def _run_commands(self, argv: Sequence[str], *, view: bool = False,
+    async def _run_commands(self, commands: Sequence[Sequence[str]], *, view: bool = False,
                             pane: Pane | None = None) -> None:
         context = Context(self.server, self.env(), session=self.session, pane=pane,
                           client=self)
-        for command in _commands(argv):
+        for command in commands:
             result = await run_command(context, command)
             output = result.stderr if result.status else result.stdout
             if view and not result.status:
@@ -1046,10 +1065,11 @@ class AttachedClient:
         self.app.invalidate()
 
     def choose_tree(self, *, windows: bool) -> None:
-        """choose-tree: every session (C-b s) or window (C-b w, -w) to pick one from."""
-        self._tree = TreeChooser(self, ChooseTree(describe_tree(self.server), self.session.id,
-                                                  windows=windows))
-        self.relayout()
+        """C-b s (choose-tree -Zs) and C-b w (-Zw): every session or window to pick one
+        from, this client's pane selected."""
+        self.choose(ChooseRequest("tree", self.session.active_window.active.name,
+                                  "switch-client -t '%%'",
+                                  collapsed="windows" if windows else "sessions"))
 
     def choose(self, request: ChooseRequest) -> None:
         """choose-buffer, choose-client, find-window: their list in place of the window."""
@@ -1181,10 +1201,10 @@ class AttachedClient:
         if self._tree is not None:
             self._tree_key(self._tree, name)
             return
-        prefix = self.server.options.get("prefix")
+        prefixes = (self.server.options.get("prefix"), self.server.options.get("prefix2"))
         if "read-only" in self.flags:
             self._bound(name)
-        elif self.copying is not None and name != prefix and self._table is None:
+        elif self.copying is not None and name not in prefixes and self._table is None:
             self._copy_mode_key(name)  # copy mode's table stands in for the root table
         elif self._bound(name):
             pass

@@ -40,6 +40,8 @@ class TreePane:
     command: str
     title: str = ""
     active: bool = False
+    text: str | None = None
+    """The row's text (choose-tree -F's format expanded for it); None: tmux's default."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class TreeWindow:
     flags: str = ""
     panes: Sequence[TreePane] = ()
     current: bool = False
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class TreeSession:
     name: str
     attached: bool = False
     windows: Sequence[TreeWindow] = ()
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,7 @@ def _pane(pane: TreePane) -> _Item:
     text = pane.command + ("*" if pane.active else "")
     if pane.title:
         text += f': "{pane.title}"'
+    text = text if pane.text is None else pane.text
     target = f"%{pane.id}"
     return _Item(target, str(pane.index), text, target, [])
 
@@ -142,6 +147,7 @@ def _window(window: TreeWindow, expanded: bool, keep: Keep | None) -> _Item | No
     text = window.name + window.flags
     if len(window.panes) == 1 and window.panes[0].title:
         text += f': "{window.panes[0].title}"'
+    text = text if window.text is None else window.text
     active = next((p for p, pane in zip(panes, window.panes, strict=True) if pane.active),
                   panes[0] if panes else None)
     kept = [p for p, pane in zip(panes, window.panes, strict=True)
@@ -159,6 +165,7 @@ def _session(session: TreeSession, expanded: bool, panes: bool,
     `panes`); None when `keep` leaves none of its windows."""
     windows = [_window(window, panes, keep) for window in session.windows]
     text = f"{len(windows)} windows" + (" (attached)" if session.attached else "")
+    text = text if session.text is None else session.text
     current = next((w for w, window in zip(windows, session.windows, strict=True)
                     if window.current and w is not None), None)
     current = current or next((w for w in windows if w is not None), None)
@@ -211,20 +218,21 @@ class ChooseTree:
     """
 
     def __init__(self, sessions: Sequence[TreeSession], current: int, *,
-                 windows: bool, panes: bool = False, current_pane: int | None = None,
-                 keep: Keep | None = None, keys: KeyOf | None = None,
-                 sort: str | None = None, preview: bool = True) -> None:
-        """`current` is the client's session id: its row is selected, or with `windows`
-        (C-b w, every session expanded to its windows) its current window's row, or
-        with `panes` (every window expanded too) the pane `current_pane`'s row if its
-        window has rows for its panes. `keep` filters the panes; when it keeps none the
-        whole tree is shown, `filtered` "no matches", as tmux's mode_tree_build."""
-        self._roots = _roots(sessions, windows or panes, panes, keep)
-        self.filtered: str | None = None if keep is None else "active"
+                 windows: bool, panes: bool = False, current_window: int | None = None,
+                 current_pane: int | None = None, keep: Keep | None = None,
+                 keys: KeyOf | None = None, sort: str | None = None,
+                 preview: bool = True) -> None:
+        """`current` is the session id of the pane the tree is for: its row is
+        selected, or with `windows` (C-b w, every session expanded to its windows) the
+        row of its window `current_window` (its current one when None), or with `panes`
+        (every window expanded too) the pane `current_pane`'s row if its window has
+        rows for its panes. `keep` filters the panes; when it keeps none the whole tree
+        is shown, `filtered` "no matches", as tmux's mode_tree_build."""
+        self._shape = (windows or panes, panes)
+        self._keep = keep
+        self.filtered: str | None = None
         """A filter is on: "active", or "no matches" when it left nothing to show."""
-        if keep is not None and not self._roots:
-            self._roots, self.filtered = _roots(sessions, windows or panes, panes, None), \
-                "no matches"
+        self._roots = self._grown(sessions)
         self.sort = sort
         """The sort order the preview's title names (`sort: time`), if any."""
         self.previewing = preview
@@ -234,7 +242,9 @@ class ChooseTree:
         self._build()
         wanted = [f"${current}"]
         session = next((s for s in sessions if s.id == current), None)
-        window = next((w for w in session.windows if w.current), None) if session else None
+        window = next((w for w in session.windows if (
+            w.current if current_window is None else w.id == current_window)), None) \
+            if session else None
         if window is not None and (windows or panes):
             wanted.insert(0, f"@{window.id}")
             if panes and current_pane is not None:
@@ -244,6 +254,33 @@ class ChooseTree:
         self._offset = 0
         self._height = 1
         """The rows last drawn: what PageUp/PageDown move by, as tmux's tree height."""
+
+    def _grown(self, sessions: Sequence[TreeSession]) -> list[_Item]:
+        """The top-level items of `sessions`, filtered, and `filtered` said."""
+        expanded, panes = self._shape
+        roots = _roots(sessions, expanded, panes, self._keep)
+        self.filtered = None if self._keep is None else "active"
+        if self._keep is not None and not roots:
+            roots, self.filtered = _roots(sessions, expanded, panes, None), "no matches"
+        return roots
+
+    def regrow(self, sessions: Sequence[TreeSession]) -> None:
+        """The tree anew from `sessions` (in a new sort order): each item keeps whether
+        it was expanded and the selected one stays selected, as mode-tree keeps them
+        by tag over a rebuild."""
+        expanded = {line.item.target: line.item.expanded for line in self._lines}
+        kept = self._lines[self._selected].item.target if self._lines else None
+
+        def restore(items: list[_Item]) -> None:
+            for item in items:
+                item.expanded = expanded.get(item.target, item.expanded)
+                restore(item.children)
+
+        self._roots = self._grown(sessions)
+        restore(self._roots)
+        self._build()
+        targets = self.targets()
+        self._selected = targets.index(kept) if kept in targets else 0
 
     @classmethod
     def of_items(cls, items: Sequence[ListItem], *, keys: KeyOf | None = None,

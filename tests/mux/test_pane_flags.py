@@ -21,6 +21,7 @@ def test_marks_last_and_zoom(both: BothServers) -> None:
     steps = [
         ["select-pane", "-t", "s:0.1", "-m"],
         ["display", "-p", "-t", "{marked}", "#{pane_index}"],
+        ["select-pane", "-t", "~"],  # tmux's other name of the marked pane
         ["display", "-p", "-t", "t", "#{session_marked} #{pane_marked_set}"],
         ["select-pane", "-t", "s:0.1", "-m"],  # marked already: unmarked
         ["select-pane", "-t", "{marked}"],

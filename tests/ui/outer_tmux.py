@@ -44,11 +44,13 @@ CLIENTS = {"tmux": ["tmux", "-L", "reference", "attach", "-t", "s"],
 
 def attach_both(both: BothServers, outer: Outer, width: int = 60,
                 height: int = 8) -> dict[str, str]:
-    """A session s and a client of it for each server, drawn; their ttys."""
+    """A session s and a client of it for each server, drawn; their ttys. Paste
+    detection is off (assume-paste-time 0): keys sent one at a time may still reach a
+    loaded tmux in one read, which it would take for a paste and type into the pane."""
     ttys = {}
     for name in both.NAMES:
-        assert both.run(name, "new-session", "-d", "-s", "s", "-n", "w",
-                        "sleep 1000").returncode == 0
+        assert both.run(name, "new-session", "-d", "-s", "s", "-n", "w", "sleep 1000", ";",
+                        "set", "-g", "assume-paste-time", "0").returncode == 0
         outer.show(name, CLIENTS[name], width, height)
         wait_until(lambda name=name: "[s]" in status_text(outer, name),  # type: ignore[misc]
                    what=f"{name}'s client to draw", timeout=PATIENCE)

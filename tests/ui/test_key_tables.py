@@ -67,7 +67,7 @@ def test_a_read_only_client(both: BothServers, outer: Outer) -> None:
     but detach-client's (C-b d) does; #{client_flags} and #{client_readonly} say so."""
     for name in both.NAMES:
         assert both.run(name, "new-session", "-d", "-s", "s", "-x", "60", "-y", "8",
-                        "cat").returncode == 0
+                        "cat", ";", "set", "-g", "assume-paste-time", "0").returncode == 0
         outer.show(name, [*CLIENTS[name][:-2], "-r", "-f", "ignore-size", "-t", "s"], 60, 8)
         wait_until(lambda name=name: both.run(  # type: ignore[misc]
             name, "list-clients", "-F", "#{client_flags} #{client_readonly}").stdout

@@ -150,7 +150,7 @@ def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None
             spec = flags[letter]
             flags[letter] = anchored(spec, "index" if verb.name == "new-window" else kind,
                                      current, window)
-            bare = spec and spec[0] not in "$@%={" and ":" not in spec and "." not in spec
+            bare = spec and spec[0] not in "$@%={~" and ":" not in spec and "." not in spec
             if bare and flags[letter] == spec:
                 try:  # not a window (pane) of the current session: a session, or nothing
                     find_session(context.server, spec)
@@ -258,11 +258,25 @@ def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane
             pane = window.active
         if pane_part:
             panes = window.panes
+            by_id = [each for each in panes if each.name == pane_part]
             if pane_part.isdigit() and int(pane_part) < len(panes):
                 pane = panes[int(pane_part)]
+            elif by_id:  # `=s:1.%5`, as choose-tree names a pane in its template
+                pane = by_id[0]
             else:
                 raise CommandError(f"can't find pane: {pane_part}")
     return session, window, pane
+
+
+def find_source(context: Context, flags: dict[str, str]) -> tuple[Session, Window, Pane]:
+    """-s: the pane (window) a command moves; by default the current one (the pane the
+    command runs in, or the active one of the asking client's session)."""
+    if "s" in flags:
+        return find_pane(context.server, flags["s"])
+    if context.pane is not None:
+        return find_pane(context.server, context.pane.name)
+    session = context.session
+    return find_pane(context.server, f"${session.id}" if session is not None else None)
 
 
 def find_destination(server: Server, target: str | None, default: Session) -> tuple[
@@ -349,6 +363,20 @@ def working_directory(context: Context, flags: dict[str, str], session: Session 
 def assignments(values: list[str]) -> dict[str, str]:
     """-e VAR=value, each given; one without `=` is left out, as tmux leaves it."""
     return dict(value.split("=", 1) for value in values if "=" in value)
+
+
+def args_percentage(text: str, whole: int, what: str) -> int:
+    """A size as tmux's args_percentage reads it: cells, or N% (0 to 100) of `whole`;
+    else `WHAT invalid`, `WHAT too small`, `WHAT too large`."""
+    number = text.removesuffix("%")
+    if not number.removeprefix("-").isdigit():
+        raise CommandError(f"{what} invalid")
+    value = int(number)
+    if value < 0:
+        raise CommandError(f"{what} too small")
+    if value > (100 if text.endswith("%") else 2**31 - 1):
+        raise CommandError(f"{what} too large")
+    return whole * value // 100 if text.endswith("%") else value
 
 
 def size_arg(text: str, what: str) -> int:

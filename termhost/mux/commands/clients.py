@@ -1,4 +1,4 @@
-"""Verbs of attached clients: list-clients, detach-client, switch-client, choose-tree.
+"""Verbs of attached clients: list-clients, detach-client, switch-client, refresh-client.
 
 Run from a key binding or the command prompt, they act on the clients of that client's
 session; from a script, on the latest client to attach or type (tmux's "current client").
@@ -126,15 +126,6 @@ async def switch_client(context: Context, flags: dict[str, str], args: list[str]
             else:
                 client.switch_to(f"${find_session(context.server, target).id}")
         client.relayout()
-    return Result()
-
-
-@command("choose-tree")
-async def choose_tree(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The tree of sessions (-s) or windows (-w, the default) to choose from, on the
-    current client (-Z, zoomed, is how termhost always shows it)."""
-    for client in _clients(context):
-        client.choose_tree(windows="s" not in flags)
     return Result()
 
 

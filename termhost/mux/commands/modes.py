@@ -1,5 +1,5 @@
-"""Verbs that put a pane (a client) into one of tmux's modes: clock-mode, choose-buffer,
-choose-client and find-window (choose-tree is in clients.py).
+"""Verbs that put a pane (a client) into one of tmux's modes: clock-mode, choose-tree,
+choose-buffer, choose-client and find-window.
 
 clock-mode is the pane's, as copy mode is: every client showing the pane shows the
 clock, redrawn when the minute turns. The choose modes are shown by the client that
@@ -16,20 +16,20 @@ from typing import TYPE_CHECKING, Literal
 
 from termhost.mux.clock_mode import ClockMode
 from termhost.mux.commands import Context, Result, command, find_pane
-from termhost.mux.commands.clients import find_client
 from termhost.mux.model import Session
 from termhost.mux.pane import Pane
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
+    from termhost.ui.app import AttachedClient
 
 __all__ = ["ChooseRequest", "find_window_filter"]
 
 
 @dataclass(frozen=True)
 class ChooseRequest:
-    """What choose-buffer, choose-client or find-window asked the client to list, in
-    the words of their flags (tmux's mode-tree arguments)."""
+    """What choose-tree, choose-buffer, choose-client or find-window asked the client
+    to list, in the words of their flags (tmux's mode-tree arguments)."""
 
     kind: Literal["buffer", "client", "tree"]
     target: str
@@ -49,12 +49,18 @@ class ChooseRequest:
     """-r: the sort order reversed."""
     preview: bool = True
     """Not -N: the preview under the list."""
+    collapsed: Literal["", "sessions", "windows"] = ""
+    """choose-tree's -s (sessions collapsed) or -w (windows collapsed); neither: every
+    session expanded to its windows and every window to its panes."""
 
 
 def _request(flags: dict[str, str], kind: Literal["buffer", "client", "tree"],
              target: str, template: str) -> ChooseRequest:
+    collapsed: Literal["", "sessions", "windows"] = (
+        "sessions" if "s" in flags else "windows" if "w" in flags else "")
     return ChooseRequest(kind, target, template, flags.get("F"), flags.get("f"),
-                         flags.get("K"), flags.get("O"), "r" in flags, "N" not in flags)
+                         flags.get("K"), flags.get("O"), "r" in flags, "N" not in flags,
+                         collapsed if kind == "tree" else "")
 
 
 @command("clock-mode")
@@ -64,30 +70,62 @@ async def clock_mode(context: Context, flags: dict[str, str], args: list[str]) -
     session, _, pane = find_pane(context.server, flags.get("t"))
     if not isinstance(pane.mode, ClockMode):
         mode = pane.mode = ClockMode()
-        _tick(context.server, session, pane, mode)
+        _tick(context.server, pane, mode)
         context.server.refresh(session)
     return Result()
 
 
-def _tick(server: Server, session: Session, pane: Pane, mode: ClockMode) -> None:
+def _tick(server: Server, pane: Pane, mode: ClockMode) -> None:
     """Redraw the clock when the minute turns, for as long as the pane shows it (tmux's
-    window_clock_timer_callback redraws on a new minute)."""
+    window_clock_timer_callback redraws on a new minute), in the session the pane is
+    in then (a moved window takes its clock along)."""
 
     def turn() -> None:
         if pane.mode is mode and not pane.closed:
-            server.refresh(session)
-            _tick(server, session, pane, mode)
+            for session in server.sessions.values():
+                if any(pane in window.panes for window in session.windows):
+                    server.refresh(session)
+            _tick(server, pane, mode)
 
     asyncio.get_running_loop().call_later(60.05 - time.time() % 60, turn)
+
+
+@command("choose-tree")
+async def choose_tree(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The tree of sessions, windows and panes to choose from, for the pane -t names
+    (its row selected): shown by the client that asked, else by a client of that
+    pane's session, else by the current client. With no client attached nothing shows
+    it, and it succeeds, as tmux's pane goes into tree mode unseen. -G (every session
+    of a session group) changes nothing: termhost has no session groups, so every
+    session is listed anyway; -Z is how termhost always shows it."""
+    target = find_pane(context.server, flags["t"]) if "t" in flags else None
+    client = _showing(context, target[0] if target is not None else None)
+    if client is None:
+        return Result()
+    pane = target[2] if target is not None else client.session.active_window.active
+    client.choose(_request(flags, "tree", pane.name,
+                           args[0] if args else "switch-client -t '%%'"))
+    return Result()
+
+
+def _showing(context: Context, session: Session | None) -> AttachedClient | None:
+    """The client a mode's list shows on: the one that asked, else one of `session`'s
+    (the target's), else the current client (the latest to attach or type); None with
+    no client attached, when tmux's pane goes into the mode unseen and the verb
+    succeeds."""
+    clients = context.server.clients
+    if context.client is not None:
+        return context.client
+    return next((c for c in clients if c.session is session), clients[0] if clients else None)
 
 
 @command("choose-buffer")
 async def choose_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The paste buffers to choose from, on the current client; Enter pastes the chosen
     one (the template, `paste-buffer -b '%%'` by default). No buffers, no list."""
-    _, _, pane = find_pane(context.server, flags.get("t"))
-    client = find_client(context, None)
-    if context.server.buffers.all():
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    client = _showing(context, session)
+    if client is not None and context.server.buffers.all():
         client.choose(_request(flags, "buffer", pane.name,
                                args[0] if args else "paste-buffer -b '%%'"))
     return Result()
@@ -97,8 +135,10 @@ async def choose_buffer(context: Context, flags: dict[str, str], args: list[str]
 async def choose_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The attached clients to choose from, on the current client; Enter detaches the
     chosen one (the template, `detach-client -t '%%'` by default)."""
-    _, _, pane = find_pane(context.server, flags.get("t"))
-    client = find_client(context, None)
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    client = _showing(context, session)
+    if client is None:
+        return Result()
     client.choose(_request(flags, "client", pane.name,
                            args[0] if args else "detach-client -t '%%'"))
     return Result()
@@ -124,7 +164,10 @@ def find_window_filter(flags: dict[str, str], match: str) -> str:
 async def find_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """choose-tree, every pane shown, filtered to the windows whose name, panes' titles
     or panes' content hold the match string (find_window_filter)."""
-    _, _, pane = find_pane(context.server, flags.get("t"))
-    client = find_client(context, None)
-    client.choose(ChooseRequest("tree", pane.name, filter=find_window_filter(flags, args[0])))
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    client = _showing(context, session)
+    if client is None:
+        return Result()
+    client.choose(ChooseRequest("tree", pane.name, "switch-client -t '%%'",
+                                filter=find_window_filter(flags, args[0])))
     return Result()

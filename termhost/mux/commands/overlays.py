@@ -15,9 +15,17 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from termhost.mux.commands import CommandError, Context, Result, command, find_pane
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    args_percentage,
+    assignments,
+    command,
+    find_pane,
+    working_directory,
+)
 from termhost.mux.commands.clients import find_client
-from termhost.mux.commands.scripts import run_command_string
 from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import client_variables
 from termhost.mux.formats import expand
@@ -137,19 +145,9 @@ async def display_menu(context: Context, flags: dict[str, str], args: list[str])
                               lambda width, height: target.place(context, flags, width,
                                                                  height))
     chosen = await closed if closed is not None else None
-    if chosen:
-        run = Context(context.server, client.env(), session=target.session, pane=target.pane)
-        client.spawn(_report(client, run, chosen))
+    if chosen:  # as a binding's: for -t's pane, its error on the client's status line
+        client.spawn(client.run_line(chosen, pane=target.pane))
     return Result()
-
-
-async def _report(client: AttachedClient, context: Context, text: str) -> None:
-    """A menu's command, run as a key binding's is: its error, or the first line it
-    prints, on the client's status line."""
-    result = await run_command_string(context, text)
-    output = (result.stderr if result.status else result.stdout).strip()
-    if output:
-        client.show_message(output.splitlines()[0])
 
 
 def _style(text: str, base: Style | None = None) -> Style:
@@ -163,18 +161,10 @@ def _style(text: str, base: Style | None = None) -> Style:
 
 
 def _size(text: str | None, whole: int, what: str) -> int:
-    """-w / -h: cells, or a percentage of the terminal's, 1 to all of it; else tmux's
-    `width too small`, `width too large`, `width invalid`."""
+    """-w / -h: cells, or a percentage of the terminal's, 1 to all of it."""
     if text is None:
         return whole // 2
-    number = text[:-1] if text.endswith("%") else text
-    if not number.lstrip("-").isdigit() or number.startswith("--"):
-        raise CommandError(f"{what} invalid")
-    size = int(number)
-    if text.endswith("%"):  # as tmux's args_percentage: 0 to 100 per cent, then cells
-        if size > 100:
-            raise CommandError(f"{what} too large")
-        size = max(size, 0) * whole // 100
+    size = args_percentage(text, whole, what)
     if size < 1:
         raise CommandError(f"{what} too small")
     if size > whole:
@@ -186,7 +176,7 @@ def _size(text: str | None, whole: int, what: str) -> int:
 async def display_popup(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A popup on the client running the shell command (else the default shell); -E
     closes it when the command exits (-EE when it succeeds); the command's exit status
-    is this one's, as tmux's; -C closes the client's popup."""
+    is this one's, as tmux's; -C closes the client's popup (or menu)."""
     target = _Target.of(context, flags)
     client = target.client
     if "C" in flags:
@@ -212,10 +202,7 @@ async def display_popup(context: Context, flags: dict[str, str], args: list[str]
     env = {**server.environ_of(target.session),
            "TERM": server.options.get("default-terminal"),
            PANE_VARIABLE: str(PaneVariable(server.path, os.getpid(), target.session.id))}
-    for assignment in flag_values(flags, "e"):
-        name, equals, value = assignment.partition("=")
-        if equals:
-            env[name] = value
+    env.update(assignments(flag_values(flags, "e")))
     shell = server.default_shell(env)
     if len(args) == 1:
         argv = [shell, "-c", args[0]]
@@ -223,9 +210,8 @@ async def display_popup(context: Context, flags: dict[str, str], args: list[str]
         argv = list(args)
     else:
         argv = [shell]
-    cwd = flags.get("d") or context.cwd or target.session.path or None
-    if cwd is not None and not os.path.isdir(cwd):
-        cwd = os.environ.get("HOME")  # as tmux's job, which falls back to the home
+    cwd = working_directory(context, {"c": flags["d"]} if "d" in flags else {},
+                            target.session, target.window, target.pane)
     pane = await Pane.start(-1, argv, env=env, cwd=cwd, cols=inside[0], rows=inside[1],
                             history_limit=0)
     closed = client.open_popup(pane, (x, y, width, height), lines, border,

@@ -14,11 +14,13 @@ from termhost.mux.commands import (
     CommandError,
     Context,
     Result,
+    args_percentage,
     assignments,
     command,
     find_destination,
     find_pane,
     find_session,
+    find_source,
     listed,
     new_object_info,
     working_directory,
@@ -29,7 +31,7 @@ from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import ABSENT_WHEN_EMPTY, client_variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
-from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window
+from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import flag_values
 from termhost.terminal.cell import Cell
@@ -291,9 +293,10 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
         window.zoom(not window.zoomed)
         context.server.refresh(session)
         return Result()
-    width = (_size_or_percentage(flags["x"], window.layout.width, "width")
+    # -x / -y: cells or N% of the window's width / height (0 is 1), as tmux's
+    width = (max(1, args_percentage(flags["x"], window.layout.width, "width"))
              if "x" in flags else None)
-    height = (_size_or_percentage(flags["y"], window.layout.height, "height")
+    height = (max(1, args_percentage(flags["y"], window.layout.height, "height"))
               if "y" in flags else None)
     every: tuple[layout.Direction, ...] = ("L", "R", "U", "D")
     directions = [d for d in every if d in flags]
@@ -308,18 +311,6 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
     window.fit_panes()
     context.server.refresh(session)
     return Result()
-
-
-def _size_or_percentage(text: str, whole: int, what: str) -> int:
-    """resize-pane's -x / -y: cells, or N% of the window's width / height, as tmux's
-    args_percentage (`height invalid`, `height too large`)."""
-    number = text.removesuffix("%")
-    if not number.isdigit():
-        raise CommandError(f"{what} invalid")
-    if int(number) > (100 if text.endswith("%") else 2**31 - 1):
-        raise CommandError(f"{what} too large")
-    size = whole * int(number) // 100 if text.endswith("%") else int(number)
-    return max(1, size)
 
 
 @command("respawn-pane")
@@ -422,8 +413,10 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
         server.refresh(session)
         return Result()
     if "m" in flags or "M" in flags:
+        before = server.marked_pane()
         server.marked = None if "M" in flags or server.marked is pane else pane
-        server.refresh(session)
+        for changed in {session, *([before[0]] if before is not None else [])}:
+            server.refresh(changed)  # its status line's M flag, where it was and is
         return Result()
     if "d" in flags or "e" in flags:
         pane.input_off = "d" in flags
@@ -458,22 +451,11 @@ async def last_pane(context: Context, flags: dict[str, str], args: list[str]) ->
     return Result()
 
 
-def _source(context: Context, flags: dict[str, str]) -> tuple[Session, Window, Pane]:
-    """-s: the pane moved; by default the current pane (the one the command runs in, or
-    the active pane of the asking client's session)."""
-    if "s" in flags:
-        return find_pane(context.server, flags["s"])
-    if context.pane is not None:
-        return find_pane(context.server, context.pane.name)
-    session = context.session
-    return find_pane(context.server, f"${session.id}" if session is not None else None)
-
-
 @command("break-pane")
 async def break_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The pane leaves for a window of its own: in the -t session, at the -t index if
     one is given (it must be free, as tmux says), selected unless -d."""
-    session, window, pane = _source(context, flags)
+    session, window, pane = find_source(context, flags)
     to, index = find_destination(context.server, flags.get("t"), session)
     if index is not None and any(w.index == index for w in to.windows):
         raise CommandError(f"index in use: {index}")
@@ -488,7 +470,7 @@ async def break_pane(context: Context, flags: dict[str, str], args: list[str]) -
 async def join_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The -s pane splits the -t pane's cell (below it, -h beside it), as split-window
     would with a new pane; its old window closes if it was the last pane there."""
-    session, window, pane = _source(context, flags)
+    session, window, pane = find_source(context, flags)
     to, into, target = find_pane(context.server, flags.get("t"))
     if pane is target:
         raise CommandError("source and target panes must be different")
@@ -520,7 +502,7 @@ async def swap_pane(context: Context, flags: dict[str, str], args: list[str]) ->
         step = -1 if "U" in flags else 1
         pane = panes[(panes.index(other) + step) % len(panes)]
     else:
-        session, window, pane = _source(context, flags)
+        session, window, pane = find_source(context, flags)
     if pane is other:
         return Result()  # tmux: nothing to do
     context.server.swap_panes(session, window, pane, other_session, other_window, other,

@@ -29,17 +29,12 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
     toggles."""
     options = context.server.options
     name, index = array_reference(args[0])
-    try:
-        name = options.resolve(name)
-    except OptionError as error:
-        if "q" in flags and isinstance(error, UnknownOption):
-            return Result()
-        raise CommandError(str(error)) from None
     unset = "u" in flags or "U" in flags
-    if len(args) < 2 and not unset and (is_user_option(name) or _is_string(context, name)):
-        raise CommandError("empty value")
     value = args[1] if len(args) > 1 else ""
     try:
+        name = options.resolve(name)
+        if len(args) < 2 and not unset and (is_user_option(name) or options.is_string(name)):
+            raise CommandError("empty value")
         window = _local_window(context, name, flags)
         if len(args) < 2 and not unset and options.is_flag(name):
             current = window.options.get(name) if window is not None else None

@@ -13,6 +13,7 @@ from termhost.mux.commands import (
     find_destination,
     find_pane,
     find_session,
+    find_source,
     listed,
     new_object_info,
     one_name,
@@ -155,7 +156,7 @@ async def swap_window(context: Context, flags: dict[str, str], args: list[str]) 
     """The windows -s (the current one by default) and -t trade places. The current
     index stays current (so its new window is); -d makes -t's index current, as tmux
     3.3a does."""
-    session, source, _ = find_pane(context.server, flags.get("s"))
+    session, source, _ = find_source(context, flags)
     other, target, _ = find_pane(context.server, flags.get("t"))
     if other is not session:
         raise CommandError("swap-window between sessions is not supported yet")
@@ -181,7 +182,7 @@ async def move_window(context: Context, flags: dict[str, str], args: list[str]) 
             window.index = server.options.number("base-index") + offset
         server.refresh(session)
         return Result()
-    session, window, _ = find_pane(server, flags.get("s"))
+    session, window, _ = find_source(context, flags)
     if "a" in flags or "b" in flags:
         to, beside, _ = find_pane(server, flags.get("t"))
         if beside is window:
