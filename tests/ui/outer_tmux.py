@@ -7,7 +7,10 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import DEADLINE, BothServers, wait_until
 
@@ -68,3 +71,21 @@ def shows(outer: Outer, name: str, text: str) -> None:
     wait_until(lambda: status_text(outer, name) == text,
                what=f"{name}'s status line to read {text!r} "
                     f"(it reads {status_text(outer, name)!r})")
+
+
+def agreed(read: Callable[[str], list[str]], what: str,
+           ready: Callable[[list[str]], bool] = lambda _: True) -> list[str]:
+    """What both clients show (`read(name)`, name tmux or termhost) once tmux's is
+    `ready` and termhost's is the same; the assertion shows both if they never agree."""
+    seen: dict[str, list[str]] = {}
+
+    def agree() -> bool:
+        seen.update({name: read(name) for name in CLIENTS})
+        return ready(seen["tmux"]) and seen["tmux"] == seen["termhost"]
+
+    try:
+        wait_until(agree, PATIENCE, what)
+    except pytest.fail.Exception:
+        pass
+    assert seen["termhost"] == seen["tmux"], what
+    return seen["tmux"]

@@ -12,7 +12,7 @@ import pytest
 
 from termhost.mux.commands.modes import find_window_filter
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer
+from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, agreed
 
 WIDTH, HEIGHT = 80, 24
 
@@ -59,18 +59,7 @@ def same(both: BothServers, outer: Outer, what: str, ready: Callable[[list[str]]
          rows: slice = slice(None)) -> list[str]:
     """Both clients' rows (`rows` of them) once tmux's are `ready` and termhost's agree;
     the assertion shows both if they never do."""
-    seen: dict[str, list[str]] = {}
-
-    def agree() -> bool:
-        seen.update({name: screen(outer, name)[rows] for name in both.NAMES})
-        return ready(seen["tmux"]) and seen["tmux"] == seen["termhost"]
-
-    try:
-        wait_until(agree, PATIENCE, what)
-    except pytest.fail.Exception:
-        pass
-    assert seen["termhost"] == seen["tmux"], what
-    return seen["tmux"]
+    return agreed(lambda name: screen(outer, name)[rows], what, ready)
 
 
 def keys(outer: Outer, both: BothServers, *pressed: str) -> None:

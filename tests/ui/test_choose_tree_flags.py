@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import PATIENCE, Outer
+from tests.ui.outer_tmux import Outer, agreed
 from tests.ui.test_choose_modes import _attach, keys, listed, run, screen
 
 SESSIONS = [["split-window", "-d", "-t", "s:1", "cat"],
@@ -26,18 +26,7 @@ def tree(rows: list[str]) -> list[str]:
 
 def drawn(both: BothServers, outer: Outer, what: str) -> list[str]:
     """Both clients' trees once tmux's is drawn and termhost's agrees with it."""
-    seen: dict[str, list[str]] = {}
-
-    def agree() -> bool:
-        seen.update({name: tree(screen(outer, name)) for name in both.NAMES})
-        return listed(seen["tmux"]) and seen["tmux"] == seen["termhost"]
-
-    try:
-        wait_until(agree, PATIENCE, what)
-    except pytest.fail.Exception:
-        pass
-    assert seen["termhost"] == seen["tmux"], what
-    return seen["tmux"]
+    return agreed(lambda name: tree(screen(outer, name)), what, listed)
 
 
 @pytest.mark.parametrize("flags", [

@@ -11,7 +11,7 @@ import pytest
 
 from termhost.mux.clock_mode import clock_face, clock_time
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer
+from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, agreed
 
 WIDTH, HEIGHT = 60, 14
 
@@ -87,18 +87,7 @@ def screen(outer: Outer, name: str) -> list[str]:
 def _same_screens(both: BothServers, outer: Outer, what: str) -> list[str]:
     """Both clients' screens once they agree (a minute turning between the two reads
     makes them differ for a moment); the assertion shows both if they never do."""
-    seen: dict[str, list[str]] = {}
-
-    def agree() -> bool:
-        seen.update({name: screen(outer, name) for name in both.NAMES})
-        return seen["tmux"] == seen["termhost"]
-
-    try:
-        wait_until(agree, PATIENCE, what)
-    except pytest.fail.Exception:
-        pass
-    assert seen["termhost"] == seen["tmux"], what
-    return seen["tmux"]
+    return agreed(lambda name: screen(outer, name), what)
 
 
 def _mode(both: BothServers, name: str) -> str:

@@ -15,7 +15,7 @@ from prompt_toolkit.key_binding import KeyPress
 from termhost.mux.style import Style
 from termhost.ui.menu import Menu, MenuItem
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer
+from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, agreed
 
 COLS, ROWS = 80, 24
 MENU = ["-T", "#[align=centre]Menu", "New window", "n", "new-window", "Kill", "k",
@@ -54,18 +54,8 @@ def opened(both: BothServers, name: str, *args: str) -> Iterator[subprocess.Pope
 
 def agree(outer: Outer, what: str, colours: bool = False) -> list[str]:
     """Both clients' screens, once termhost's is tmux's (the assertion shows both)."""
-    seen: dict[str, list[str]] = {}
-
-    def same() -> bool:
-        seen.update({name: screen(outer, name, colours=colours) for name in CLIENTS})
-        return any("┌" in line for line in seen["tmux"]) and seen["tmux"] == seen["termhost"]
-
-    try:
-        wait_until(same, PATIENCE, what)
-    except pytest.fail.Exception:
-        pass
-    assert seen["termhost"] == seen["tmux"], what
-    return seen["tmux"]
+    return agreed(lambda name: screen(outer, name, colours=colours), what,
+                  lambda lines: any("┌" in line for line in lines))
 
 
 @pytest.mark.parametrize("place", [
