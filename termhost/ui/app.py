@@ -981,7 +981,10 @@ class AttachedClient:
         except LexError as error:
             self.show_message(f"syntax error: {error}")
             return
-        await self._run_commands(commands, pane=pane)
+        # A binding's line keeps its commands apart with `\;` (as list-keys prints it),
+        # which the lexer gives as `;` words: they separate the commands here.
+        await self._run_commands(_commands([word for command in commands
+                                            for word in [*command, ";"]][:-1]), pane=pane)
 
     def execute(self, *argv: str, view: bool = False) -> None:
         """A tmux command line on behalf of this client (commands separated by `;` words
