@@ -77,7 +77,7 @@ from termhost.snapshot import index
 from termhost.snapshot.queue import CaptureQueue
 
 if TYPE_CHECKING:
-    from termhost.ui.app import AttachedClient
+    from termhost.mux.attached import Client
 
 __all__ = ["Server", "main"]
 _HANDSHAKE_TIMEOUT = 10.0
@@ -101,7 +101,7 @@ class Server:
         """The global environment: the server's own when it started (the starting
         client's), less the variables that name the server a client was in."""
         self.options = Options()
-        self.clients: list[AttachedClient] = []
+        self.clients: list[Client] = []
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
         self._commands_running = 0
@@ -299,7 +299,7 @@ class Server:
             self.fit_window(session, window)
         self.refresh(session)
 
-    def client_active(self, client: AttachedClient) -> None:
+    def client_active(self, client: Client) -> None:
         """A client attached, resized or typed: it is the latest (first in `clients`),
         and its session's size follows the `window-size` option."""
         if self.clients and self.clients[0] is not client:

@@ -32,6 +32,7 @@ from termhost.ui.status import status_bar
 from termhost.ui.tree_view import describe, draw, find_pane, frame
 
 if TYPE_CHECKING:
+    from termhost.mux.attached import Client
     from termhost.ui.app import AttachedClient
 
 __all__ = ["Chooser", "TreeChooser", "open_chooser"]
@@ -364,7 +365,7 @@ class ClientChooser(_ListChooser):
     sorts = ("name", "size", "creation", "activity")
     mode_format = "client_mode_format"
 
-    def _clients(self) -> list[AttachedClient]:
+    def _clients(self) -> list[Client]:
         return [c for c in self.client.server.clients if not c.suspended]
 
     def _listed(self) -> list[_Entry]:
@@ -380,7 +381,7 @@ class ClientChooser(_ListChooser):
                 "activity": (-client.activity, client.tty)}))
         return entries
 
-    def _chosen(self, name: str) -> AttachedClient | None:
+    def _chosen(self, name: str) -> Client | None:
         return next((c for c in self._clients() if c.tty == name), None)
 
     def _preview(self, name: str, width: int, height: int) -> list[str]:
@@ -389,7 +390,7 @@ class ClientChooser(_ListChooser):
         chosen = self._chosen(name)
         if chosen is None or not chosen.session.windows:
             return []
-        server = chosen.server
+        server = self.client.server
         status = 1 if server.options.get("status") == "on" and height > 1 else 0
         pane_rows = max(0, height - 2 - status)
         screen = chosen.session.active_window.active.terminal.screen

@@ -28,8 +28,8 @@ from termhost.mux.targets import TargetKind, anchored, window_named
 from termhost.mux.verbs import VERBS, UsageError, Verb, lookup, not_implemented, parse_flags
 
 if TYPE_CHECKING:
+    from termhost.mux.attached import Client
     from termhost.mux.server import Server
-    from termhost.ui.app import AttachedClient
 
 __all__ = ["COMMANDS", "CommandError", "Result", "run_command", "variables"]
 
@@ -78,7 +78,7 @@ class Context:
     """A hook's command: what it runs fires no hooks (tmux's CMDQ_STATE_NOHOOKS)."""
     formats: Mapping[str, str] = field(default_factory=dict)
     """Variables its formats have besides the target's (a hook's #{hook}, ...)."""
-    client: AttachedClient | None = None
+    client: Client | None = None
     """The attached client that asked (its key binding, its prompt): the verbs of a
     target-client given no -t act on it, as tmux's cmdq_get_client."""
 

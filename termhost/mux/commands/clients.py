@@ -23,10 +23,10 @@ from termhost.mux.format_variables import FormatVariables, client_variables
 from termhost.mux.formats import expand
 
 if TYPE_CHECKING:
-    from termhost.ui.app import AttachedClient
+    from termhost.mux.attached import Client
 
 
-def _clients(context: Context) -> list[AttachedClient]:
+def _clients(context: Context) -> list[Client]:
     clients = context.server.clients
     if context.session is not None:
         clients = [client for client in clients if client.session is context.session]
@@ -36,12 +36,12 @@ def _clients(context: Context) -> list[AttachedClient]:
 
 
 @overload
-def find_client(context: Context, target: str | None) -> AttachedClient: ...
+def find_client(context: Context, target: str | None) -> Client: ...
 @overload
 def find_client(context: Context, target: str | None, *,
-                quiet: bool) -> AttachedClient | None: ...
+                quiet: bool) -> Client | None: ...
 def find_client(context: Context, target: str | None, *,
-                quiet: bool = False) -> AttachedClient | None:
+                quiet: bool = False) -> Client | None:
     """-t as a client, as tmux's cmd_find_client: its terminal's path (`/dev/pts/3`, or
     `pts/3`); the current client when none is given. `quiet` (display-message -c): None
     rather than `can't find client`."""
@@ -87,7 +87,7 @@ async def list_clients(context: Context, flags: dict[str, str], args: list[str])
     server = context.server
     only = find_session(server, flags["t"]) if "t" in flags else None
 
-    def item(client: AttachedClient) -> tuple[FormatVariables, ServerScope]:
+    def item(client: Client) -> tuple[FormatVariables, ServerScope]:
         values, scope = format_target(server, client.session, owner=client)
         values.update(client_variables(client))
         return values, scope

@@ -4,7 +4,7 @@ lock of a session left idle for lock-after-time seconds (tmux's session lock tim
 
 The client leaves its terminal as on detach and, suspended, stops itself (the shell's job
 control has the terminal until `fg`), or, locked, runs lock-command in its own process on
-its own terminal; then it says it is back and is redrawn (AttachedClient.leave_terminal
+its own terminal; then it says it is back and is redrawn (Client.leave_terminal
 and wake, the SUSPEND, LOCK and WAKEUP frames). A client already away is left alone, as
 tmux leaves a CLIENT_SUSPENDED one; an empty lock-command locks nothing, as in tmux.
 """
@@ -22,8 +22,8 @@ from termhost.mux.commands.clients import find_client
 from termhost.mux.model import Session
 
 if TYPE_CHECKING:
+    from termhost.mux.attached import Client
     from termhost.mux.server import Server
-    from termhost.ui.app import AttachedClient
 
 __all__ = ["note_activity"]
 
@@ -57,7 +57,7 @@ async def lock_server(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
-def _lock(server: Server, clients: Iterable[AttachedClient]) -> None:
+def _lock(server: Server, clients: Iterable[Client]) -> None:
     lock_command = server.options.get("lock-command")
     if lock_command:
         for client in clients:

@@ -20,8 +20,8 @@ from termhost.mux.model import Session
 from termhost.mux.pane import Pane
 
 if TYPE_CHECKING:
+    from termhost.mux.attached import Client
     from termhost.mux.server import Server
-    from termhost.ui.app import AttachedClient
 
 __all__ = ["ChooseRequest", "find_window_filter"]
 
@@ -108,7 +108,7 @@ async def choose_tree(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
-def _showing(context: Context, session: Session | None) -> AttachedClient | None:
+def _showing(context: Context, session: Session | None) -> Client | None:
     """The client a mode's list shows on: the one that asked, else one of `session`'s
     (the target's), else the current client (the latest to attach or type); None with
     no client attached, when tmux's pane goes into the mode unseen and the verb

@@ -37,7 +37,7 @@ from termhost.mux.style import Style, StyleError, parse_style
 from termhost.mux.verbs import flag_count, flag_values
 
 if TYPE_CHECKING:
-    from termhost.ui.app import AttachedClient
+    from termhost.mux.attached import Client
 
 _X_WORDS = {"C": "#{popup_centre_x}", "R": "#{popup_pane_right}",
             "P": "#{popup_pane_left}", "M": "#{popup_mouse_centre_x}",
@@ -56,7 +56,7 @@ class _Target:
     """Who the overlay is for and what it is about: the client, and the pane (-t) its
     formats are expanded for and its commands target."""
 
-    client: AttachedClient
+    client: Client
     session: Session
     window: Window
     pane: Pane

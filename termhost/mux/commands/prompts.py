@@ -21,7 +21,7 @@ from termhost.mux.prompt_history import PROMPT_TYPES
 if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
 
-    from termhost.ui.app import AttachedClient
+    from termhost.mux.attached import Client
 
 _QUOTED = frozenset('"\\$;~')
 """What `%%%` puts a backslash before in an answer, as tmux's cmd_template_replace."""
@@ -80,7 +80,7 @@ def _in_background(asking: Coroutine[None, None, None]) -> Result:
     return Result()
 
 
-def _expander(context: Context, client: AttachedClient) -> Callable[[str], str]:
+def _expander(context: Context, client: Client) -> Callable[[str], str]:
     """Expands a prompt's label and preset as tmux's status_prompt_set: the client's
     session, window and pane, strftime too."""
     session = client.session
