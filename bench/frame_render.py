@@ -9,8 +9,8 @@ duration is measured inside the server, which is the only place it exists:
   server     this script started again as `frame_render.py --serve SOCKET --samples FILE`,
              a process of its own that wraps `AttachedClient._paint` and prompt_toolkit's
              `Renderer.render` (the chrome: borders and status bar) with a timer, then runs
-             `termhost.mux.server.main(["--socket", SOCKET])`, the very entry point a
-             client starts a server with (`python -m termhost.mux.server --socket ...`).
+             `termhost.serve.main(["--socket", SOCKET])`, the very entry point a
+             client starts a server with (`python -m termhost.serve --socket ...`).
              It is not run inside the benchmark's process: the outer terminal's emulator
              would take the GIL from it, and the figures would be the benchmark's. The
              samples (start on CLOCK_MONOTONIC, duration by perf_counter, full paint or an
@@ -132,7 +132,8 @@ def serve(socket: Path, samples: Path) -> int:
     """The termhost server, its paints and renders timed; the samples written at exit."""
     from prompt_toolkit.renderer import Renderer
 
-    from termhost.mux import paths, server
+    from termhost import serve as server_process
+    from termhost.mux import paths
     from termhost.ui.app import AttachedClient
 
     if not hasattr(AttachedClient, "_paint"):
@@ -160,7 +161,7 @@ def serve(socket: Path, samples: Path) -> int:
     Renderer.render = timed_render  # type: ignore[method-assign]
     paths.ensure_socket_dir(socket.parent)
     try:
-        status: int = server.main(["--socket", str(socket)])
+        status: int = server_process.main(["--socket", str(socket)])
         return status
     finally:
         samples.write_text(json.dumps({"paints": paints, "renders": renders}))

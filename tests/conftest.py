@@ -51,10 +51,13 @@ class BothServers:
         self.programs = {"tmux": ["tmux", "-L", "reference", "-f", "/dev/null"],
                          "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
 
-    def run(self, name: str, *args: str, cwd: Path | None = None
+    def run(self, name: str, *args: str, cwd: Path | None = None, config: Path | None = None
             ) -> subprocess.CompletedProcess[str]:
-        """One command line of `name`'s (tmux or termhost), never raising for its status."""
-        return subprocess.run([*self.programs[name], *args], env=self.env, cwd=cwd,
+        """One command line of `name`'s (tmux or termhost), never raising for its status;
+        `config`: the file a server it starts reads (-f), in place of /dev/null."""
+        program = self.programs[name] if config is None else [
+            *self.programs[name][:-1], str(config)]
+        return subprocess.run([*program, *args], env=self.env, cwd=cwd,
                               capture_output=True, text=True, timeout=30, check=False)
 
     def answers(self, name: str, args: list[str]) -> tuple[int, str, str]:
@@ -68,6 +71,13 @@ class BothServers:
                        for step in steps] for name in self.NAMES}
         for step, ours, theirs in zip(steps, seen["termhost"], seen["tmux"], strict=True):
             assert ours == theirs, step
+
+    def stop(self, name: str) -> None:
+        """`name`'s server killed, and gone: tmux's kill-server answers before its server
+        has exited, and a client reaching the dying server is told it exited unexpectedly."""
+        self.run(name, "kill-server")
+        wait_until(lambda: "no server running" in self.run(name, "has-session").stderr,
+                   what=f"{name}'s server to exit")
 
     def kill(self) -> None:
         for name in self.NAMES:

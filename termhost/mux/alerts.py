@@ -36,18 +36,14 @@ class Alerts:
     """Text the application put on the clipboard (OSC 52, set-clipboard on)."""
 
 
-def _window_of(session: Session, pane: Pane) -> Window | None:
-    return next((window for window in session.windows if pane in window.panes), None)
-
-
-def look(server: Server, session: Session, pane: Pane) -> Alerts:
-    """The alerts in what `pane` wrote since the last look."""
+def look(server: Server, holders: list[Session], window: Window, pane: Pane) -> Alerts:
+    """The alerts in what `pane` of `window` (linked to `holders`) wrote since the last
+    look; a window current in none of them is out of sight."""
     alerts = Alerts()
-    window = _window_of(session, pane)
-    if window is None:
+    if not holders:
         return alerts
     window.activity_time = time.time()
-    hidden = window is not session.current
+    hidden = all(session.active_window is not window for session in holders)
     if hidden and not window.activity and server.window_option(window, "monitor-activity") == "on":
         window.activity = alerts.flags_changed = True
     if not pane.maybe_alert:

@@ -5,23 +5,29 @@ AttachedClient, which the server makes when a connection attaches)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from termhost.mux.format_variables import FormatClient
 
 if TYPE_CHECKING:
     from termhost.mux.commands.modes import ChooseRequest
+    from termhost.mux.model import Session
     from termhost.mux.pane import Pane
+    from termhost.mux.server import Server
     from termhost.mux.style import Style
 
-__all__ = ["Client"]
+__all__ = ["Client", "ClientFactory"]
 
 
 class Client(FormatClient, Protocol):
     """An attached client: its terminal, its session, and what verbs do on it."""
 
     detach_reason: str
+    detach_hangup: bool
+    """Detached with SIGHUP to its parent (detach-client -P, attach -x): its shell goes."""
+    detach_command: str | None
+    """Detached to run this in its place (detach-client -E): the client execs it."""
     hand_over: Callable[[str | None], None]
 
     @property
@@ -50,7 +56,8 @@ class Client(FormatClient, Protocol):
 
     def write_terminal(self, text: str) -> None: ...
 
-    def show_message(self, message: str, milliseconds: int | None = None) -> None: ...
+    def show_message(self, message: str, milliseconds: int | None = None, *,
+                     ignore_keys: bool = False) -> None: ...
 
     def active(self) -> Pane: ...
 
@@ -83,3 +90,13 @@ class Client(FormatClient, Protocol):
                    ) -> asyncio.Future[int] | None: ...
 
     def close_overlay(self) -> None: ...
+
+
+class ClientFactory(Protocol):
+    """Makes the client of a connection that attaches: `send` writes to its terminal,
+    `cols` x `rows` is its size. The composition root (termhost/serve.py) gives the
+    server the TUI's (ui/app.py); a headless one serves as well."""
+
+    def __call__(self, server: Server, session: Session, send: Callable[[bytes], None],
+                 cols: int, rows: int, *, env: Mapping[str, str], force_256: bool
+                 ) -> Client: ...

@@ -8,18 +8,45 @@ user reads them as in tmux. tests/ui/test_attach.py holds the two to the same ke
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from termhost.mux.format_text import text_width
 from termhost.mux.lexer import split_commands
 from termhost.mux.printing import command_list, escaped
+from termhost.terminal.keys import UnknownKey, parse_key
 
 __all__ = [
     "COPY_MODE_KEYS", "PREFIX_KEY", "PREFIX_TABLE", "TABLES", "Binding", "KeyTables",
-    "copy_mode_commands", "mode_command",
+    "copy_mode_commands", "is_mouse_key", "key_name", "mode_command",
 ]
 
 PREFIX_KEY = "C-b"
+
+_MOUSE_KEY = re.compile(
+    r"(?:(?:Mouse(?:Down|Up|Drag|DragEnd)|(?:Second|Double|Triple)Click)[123]|Wheel(?:Up|Down))"
+    r"(?:Pane|Border|Status|StatusLeft|StatusRight|StatusDefault)")
+"""tmux's names of mouse keys (key_string_lookup_string)."""
+
+
+def key_name(key: str) -> str:
+    """The name tmux gives the key `key` names (key_string_lookup_key of
+    key_string_lookup_string): `C-d` for `^D`, `Space` for ` `, `PPage` for `PageUp`;
+    a mouse key's, or a name no key has, as it is. Tables hold keys by these names."""
+    if is_mouse_key(key):
+        return key
+    try:
+        return parse_key(key).name
+    except UnknownKey:
+        return key
+
+
+def is_mouse_key(key: str) -> bool:
+    """A mouse key's name, with its C-, M-, S- prefixes (tmux's KEYC_IS_MOUSE): a table
+    binds them though no terminal types them, and list-keys -N leaves them out."""
+    bare = key.removeprefix("C-").removeprefix("M-").removeprefix("S-")
+    return _MOUSE_KEY.fullmatch(bare) is not None
 
 
 @dataclass(frozen=True)
@@ -30,7 +57,7 @@ class Binding:
     """What it does, as the tmux command line that does the same (lexer.py's language;
     a `\\;` between commands)."""
     note: str
-    """tmux's note for it (`list-keys -N`, `C-b ?`)."""
+    """tmux's note for it (`list-keys -N`, `C-b ?`); "" for none (bind-key without -N)."""
     shown: str = ""
     """How list-keys prints the command when not as `command` is written: each verb by
     its full name, each word escaped, as tmux prints them (printing.py)."""
@@ -106,7 +133,7 @@ PREFIX_TABLE: tuple[Binding, ...] = (
             "Show a clock"),
     Binding("[", "copy-mode",
             "Enter copy mode"),
-    Binding("PageUp", "copy-mode -u",
+    Binding("PPage", "copy-mode -u",
             "Enter copy mode and scroll up"),
     Binding("]", "paste-buffer -p",
             "Paste the most recent paste buffer"),
@@ -178,7 +205,7 @@ COPY_MODE_KEYS: dict[str, tuple[str, str]] = {
     "search-again": ("n", "n"),
     "search-reverse": ("N", "N"),
     "goto-line": (":", "g"),
-    "begin-selection": ("Space", "C-@"),
+    "begin-selection": ("Space", "C-Space"),
     "toggle-selection": ("v", ""),
     "select-line": ("V", ""),
     "rectangle-toggle": ("C-v", "R"),
@@ -199,7 +226,7 @@ copy-mode tables in copy mode (emacs and vi mode-keys)."""
 
 def _copy_mode_table(vi: bool) -> tuple[Binding, ...]:
     return tuple(
-        Binding(key, f"send-keys -X {name}", name)
+        Binding(key, f"send-keys -X {name}", "")
         for name, (vi_keys, emacs_keys) in COPY_MODE_KEYS.items()
         for key in (vi_keys if vi else emacs_keys).split()
     )
@@ -245,20 +272,21 @@ class KeyTables:
         return iter(self._tables.get(name, {}).values())
 
     def binding(self, table: str, key: str) -> Binding | None:
-        return self._tables.get(table, {}).get(key)
+        """What `key` is bound to, by any of its names (`PageUp` finds `PPage`'s)."""
+        bound = self._tables.get(table, {})
+        return bound.get(key) or bound.get(key_name(key))
 
     def bind(self, table: str, key: str, command: str, note: str = "", *,
              repeat: bool = False) -> None:
         shown = command_list(split_commands(command, {}))
-        self._tables.setdefault(table, {})[key] = Binding(key, command, note or command, shown,
-                                                          repeat)
+        self._tables.setdefault(table, {})[key] = Binding(key, command, note, shown, repeat)
 
     def annotate(self, table: str, key: str, note: str) -> None:
         """`bind-key KEY` with no command, as tmux's key_bindings_add given no commands:
         a bound key gets the note (none given clears it), an unbound key stays unbound."""
         binding = self._tables[table].get(key)
         if binding is not None:
-            self._tables[table][key] = replace(binding, note=note or binding.command)
+            self._tables[table][key] = replace(binding, note=note)
 
     def mode_commands(self, mode_keys: str) -> dict[str, str]:
         """The copy-mode table of `mode_keys` (vi or emacs) as bind-key left it, as key ->
@@ -278,25 +306,53 @@ class KeyTables:
     def clear(self, table: str) -> None:
         self._tables.get(table, {}).clear()
 
-    def list_keys(self, table: str | None = None, *, notes: bool = False,
-                  prefix: str = PREFIX_KEY, key: str | None = None) -> list[str]:
+    def list_notes(self, table: str | None = None, *, prefix: str = PREFIX_KEY,
+                   start: str | None = None, key: str | None = None, every: bool = False,
+                   first: bool = False) -> list[str]:
+        """As tmux 3.3a's list-keys -N prints notes: the root table's keys, then the
+        prefix table's after `prefix` (the option, "None" for none), or `table`'s; a key
+        and its note a line, keys padded to the widest key with a note. `start` is -P,
+        written before each key in place of the prefix; `every` (-a) the bindings with no
+        note too, their command in its place; `first` (-1) one line of each table; `key`
+        that key's bindings alone. Mouse keys are left out."""
+        def listed(name: str) -> list[Binding]:
+            return [binding for binding in self.table(name)
+                    if key in (None, binding.key) and not is_mouse_key(binding.key)]
+
+        def width(name: str) -> int:
+            return max((len(binding.key) for binding in listed(name) if binding.note),
+                       default=0)
+
+        if table is not None:
+            tables, keywidth = [(table, start or "")], width(table)
+        else:  # the prefix table only when one of its keys has a note, as tmux's
+            lead = start if start is not None else "" if prefix == "None" else f"{prefix} "
+            keywidth = width("root")
+            tables = [("root", " " * text_width(lead))]
+            if prefix != "None" and width("prefix"):
+                keywidth = max(keywidth, width("prefix"))
+                tables.append(("prefix", lead))
+        printed = []
+        for name, lead in tables:
+            lines = [f"{lead}{binding.key.ljust(keywidth + 1)}"
+                     f"{binding.note or binding.shown or binding.command}"
+                     for binding in listed(name) if binding.note or every]
+            printed += lines[:1] if first else lines
+        return printed
+
+    def list_keys(self, table: str | None = None, *, key: str | None = None) -> list[str]:
         """As tmux's list-keys prints tables (all when `table` is None), columns aligned,
-        one binding a line: `bind-key` commands, or (`notes`, list-keys -N) the prefix
-        table's keys with their notes. Given a `key`, its bindings alone, unaligned, as
+        one `bind-key` command a line. Given a `key`, its bindings alone, unaligned, as
         tmux prints them."""
-        if notes:
-            keys = list(self.table("prefix"))
-            width = max((len(binding.key) for binding in keys), default=1)
-            return [f"{prefix} {binding.key.ljust(width)} {binding.note}" for binding in keys]
         names = sorted(self._tables) if table is None else [table]
         listed = [(name, binding) for name in names for binding in self.table(name)]
         if key is not None:
-            return [f"bind-key {'-r ' if binding.repeat else ''}-T {name} {binding.key} "
-                    f"{binding.shown or binding.command}"
-                    for name, binding in listed if binding.key in (key, escaped(key))]
-        width = max((len(binding.key) for _, binding in listed), default=1)
+            return [f"bind-key {'-r ' if binding.repeat else ''}-T {name} "
+                    f"{escaped(binding.key)} {binding.shown or binding.command}"
+                    for name, binding in listed if binding.key == key]
+        width = max((len(escaped(binding.key)) for _, binding in listed), default=1)
         name_width = max((len(name) for name, _ in listed), default=1)
         any_repeat = any(binding.repeat for _, binding in listed)
         return [f"bind-key {('-r ' if binding.repeat else '   ') if any_repeat else ''}"
-                f"-T {name.ljust(name_width)} {binding.key.ljust(width)} "
+                f"-T {name.ljust(name_width)} {escaped(binding.key).ljust(width)} "
                 f"{binding.shown or binding.command}" for name, binding in listed]

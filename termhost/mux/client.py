@@ -147,7 +147,7 @@ def _start_server(path: Path, config: str | None) -> socket.socket:
         try:
             # Direct spawn: a new session and no parent-death signal, the server outlives us.
             spawn_direct(
-                Command(sys.executable, ["-m", "termhost.mux.server", "--socket", str(path),
+                Command(sys.executable, ["-m", "termhost.serve", "--socket", str(path),
                                          *options],
                         env=dict(os.environ), stdin=null, stdout=log, stderr=log),
                 Setup.PIPE,
@@ -191,6 +191,7 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
     old_wakeup = signal.set_wakeup_fd(wake_write)
     message = "[server exited unexpectedly]"
     status = 1
+    then: Frame | None = None  # DETACH_HUP or EXEC: what to do once the terminal is back
     try:
         tty.setraw(stdin)
         sock.sendall(
@@ -246,8 +247,11 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
                             pass  # the server let go meanwhile: its last frames are to read
                     elif frame.type is FrameType.STDERR:
                         message = frame.payload.decode(errors="replace").strip()
-                    elif frame.type is FrameType.DETACH:
+                    elif frame.type in (FrameType.DETACH, FrameType.DETACH_HUP):
                         message = f"[{frame.payload.decode(errors='replace')}]"
+                        then = frame
+                    elif frame.type is FrameType.EXEC:
+                        then = frame
                     elif frame.type is FrameType.EXIT:
                         status = decode_exit(frame.payload)
                         done = True
@@ -260,9 +264,25 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
         os.close(wake_write)
         # Whatever the screen was left in: main screen, cursor shown, attributes reset.
         os.write(sys.stdout.fileno(), b"\x1b[?1049l\x1b[?25h\x1b[0m")
+    if then is not None and then.type is FrameType.EXEC:
+        _exec_instead(then.payload)
     sys.stdout.write(message + "\n")
     sys.stdout.flush()
+    if then is not None and then.type is FrameType.DETACH_HUP:
+        os.kill(os.getppid(), signal.SIGHUP)  # as tmux's client: the shell we ran in goes
     return status
+
+
+def _exec_instead(payload: bytes) -> None:
+    """detach-client -E: `SHELL -c COMMAND` in this process's place, as tmux's
+    client_exec; if it cannot start, the client just ends."""
+    shell, _, command = os.fsdecode(payload).partition("\0")
+    for signum in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGPIPE):
+        signal.signal(signum, signal.SIG_DFL)
+    try:
+        os.execv(shell, [shell, "-c", command])
+    except OSError:
+        pass
 
 
 def _leave_terminal(stdin: int, saved: list[Any], frame: Frame) -> list[Any]:

@@ -1,35 +1,34 @@
 """tmux command files: `-f FILE` at server start, and `source-file`.
 
-A file of tmux commands, one per line, as tmux reads ~/.tmux.conf: a line ending in `\\`
-goes on on the next one; its words and commands are lexer.py's (quotes, escapes, `;`,
-`$NAME`, `~`, and `{ }` blocks, which go on over lines); `NAME=value` alone sets a
-variable for the lines after it (`%hidden` too), and `%if FORMAT` / `%elif` / `%else` /
-`%endif` choose the lines read. Every command runs, whatever the ones before gave: an
-error is reported as `FILE:LINE: message` and the rest of the file still loads, so an
-existing tmux configuration with commands termhost does not have yet mostly works.
-(tmux refuses a whole file when one of its commands has bad arguments.)
+A file is read whole (lexer.py: tmux's language, `%if`, `NAME=value`), then each of its
+commands checked as tmux builds it (a verb there is, flags and arguments it takes), and
+only then run: as tmux 3.3a, a file with an error in either step runs none of its
+commands, and that first error is the one said, `FILE:LINE: message`. Run, a command
+that fails skips the rest of its line (tmux's command group) and the file goes on.
 
 A file whose name ends in `.toml` is termhost's own format (config_toml.py), turned into
-the same commands, line numbers kept.
+the same commands, line numbers kept; an error in it costs its line, not the file.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 
-from termhost.mux.formats import expand
-from termhost.mux.lexer import LexError, Unclosed, split_commands
+from termhost.mux.lexer import Assign, LexError, Line, parse_commands
+from termhost.mux.printing import Block, command_line
 
-__all__ = ["Line", "default_path", "parse", "source"]
-
-Line = tuple[int, list[str]]
-"""(line number, argv) of one command."""
+__all__ = ["Line", "Sourced", "default_path", "parse", "source"]
 
 RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 """Runs one command line: (status, stdout, stderr)."""
+
+CheckCommand = Callable[[Sequence[str]], str | None]
+"""Why tmux would refuse to build a command (`unknown command: X`, a usage error), or
+None: what a file is checked with before any of it runs."""
 
 
 def default_path(env: Mapping[str, str]) -> str | None:
@@ -49,155 +48,96 @@ def default_path(env: Mapping[str, str]) -> str | None:
     return None
 
 
-_DIRECTIVES = ("%if", "%elif", "%else", "%endif", "%hidden")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def parse(text: str, env: Mapping[str, str] | None = None
-          ) -> tuple[list[Line], list[tuple[int, str]]]:
-    """The commands of a file and its syntax errors, each with its line number.
-
+def parse(text: str, env: Mapping[str, str] | None = None, *,
+          assign: Assign | None = None) -> tuple[list[Line], list[tuple[int, str]]]:
+    """The commands of a file, each with its line, or (none then) its syntax error.
     `$NAME` and `~` are expanded from `env` (the server's environment by default) and
-    the file's own `NAME=value` lines; of `%if`, `%elif` and `%else`, only the branch
-    whose format is true is read.
-    """
-    variables = dict(os.environ if env is None else env)
-    commands: list[Line] = []
-    errors: list[tuple[int, str]] = []
-    branches = _Branches()
-    block: tuple[int, str] | None = None
-    """The first line and the text so far of a `{` block still open."""
-    for start, line in _joined_lines(text):
-        if block is not None:
-            start, line = block[0], block[1] + "\n" + line
-            block = None
-        try:
-            directive = line.split(None, 1)[0] if line.strip() else ""
-            if directive in _DIRECTIVES:
-                rest = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
-                if directive == "%hidden":
-                    if branches.reading:
-                        _assign(split_commands(rest, variables), variables)
-                else:
-                    branches.directive(directive, _condition(rest, variables), start)
-                continue
-            if not branches.reading:
-                continue
-            for argv in split_commands(line, variables):
-                if not _assign([argv], variables):
-                    commands.append((start, argv))
-        except Unclosed:
-            block = (start, line)  # the block goes on on the next line
-        except LexError as error:
-            errors.append((start, f"syntax error: {error}"))
-    if block is not None:
-        errors.append((block[0], "syntax error: missing }"))
-    if branches.open_at is not None:
-        errors.append((branches.open_at, "syntax error: %if without %endif"))
-    return commands, errors
+    the file's own `NAME=value` lines, which `assign` is given as they are read."""
+    try:
+        return parse_commands(text, os.environ if env is None else env, assign=assign), []
+    except LexError as error:
+        return [], [(error.line, str(error))]
 
 
-def _joined_lines(text: str) -> Iterator[tuple[int, str]]:
-    """Each logical line with the number of its first: a line ending in `\\` goes on."""
-    pending, start = "", 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not pending:
-            start = number
-        if raw.endswith("\\") and not raw.endswith("\\\\"):
-            pending += raw[:-1]
-            continue
-        yield start, pending + raw
-        pending = ""
-    if pending:
-        yield start, pending
+@dataclass
+class Sourced:
+    """What running a file gave."""
+
+    output: str = ""
+    """What its commands printed, after -v's lines."""
+    refused: list[str] = field(default_factory=list)
+    """Its error, when it ran nothing: what tmux prints as output to a client that
+    asked, and keeps for the first session to show when none did."""
+    errors: list[str] = field(default_factory=list)
+    """The errors of the commands that ran (and a file that could not be read)."""
 
 
-def _assign(commands: list[list[str]], variables: dict[str, str]) -> bool:
-    """`NAME=value` standing alone sets a variable of the file's; False if not one."""
-    if len(commands) != 1 or len(commands[0]) != 1 or not _ASSIGNMENT.match(commands[0][0]):
-        return False
-    name, _, value = commands[0][0].partition("=")
-    variables[name] = value
-    return True
-
-
-def _condition(rest: str, variables: Mapping[str, str]) -> bool:
-    """An `%if`'s or `%elif`'s one word, as a format: true unless empty or 0."""
-    commands = split_commands(rest, variables)
-    words = commands[0] if len(commands) == 1 else []
-    if len(words) > 1:
-        raise LexError("%if takes one word, the format")
-    # the server's variables: a file written for several tmux versions or hosts takes
-    # the branch for this one (`#{version}`, `#{host}`). Imported here: the command-line
-    # client imports this module, and the variables' module brings the emulator along.
-    from termhost.mux.format_variables import server_variables
-
-    value = expand(words[0], server_variables(None)) if words else ""
-    return value not in ("", "0")
-
-
-class _Branches:
-    """The `%if` blocks a file is inside: whether its lines are read at this point."""
-
-    def __init__(self) -> None:
-        self._frames: list[list[int]] = []
-        """[reading this branch, a branch of this %if was taken, its line] per open %if."""
-
-    @property
-    def reading(self) -> bool:
-        return all(frame[0] for frame in self._frames)
-
-    @property
-    def open_at(self) -> int | None:
-        """The line of the first %if still open."""
-        return self._frames[0][2] if self._frames else None
-
-    def directive(self, name: str, condition: bool, line: int) -> None:
-        if name == "%if":
-            taken = self.reading and condition
-            self._frames.append([taken, taken, line])
-            return
-        if not self._frames:
-            raise LexError(f"{name} without %if")
-        frame = self._frames.pop()
-        if name == "%endif":
-            return
-        outer = self.reading
-        frame[0] = outer and not frame[1] and (condition if name == "%elif" else True)
-        frame[1] = frame[1] or frame[0]
-        self._frames.append(frame)
-
-
-async def source(path: str, run: RunCommand, *, quiet: bool = False,
-                 env: Mapping[str, str] | None = None, verbose: bool = False,
-                 parse_only: bool = False) -> tuple[str, list[str]]:
-    """Run the commands of the file at `path`: (their output, the errors, one line each
-    as `PATH:LINE: message`). `quiet`: a missing file is no error (source-file -q);
-    `env`: what `$NAME` and `~` expand from (the server's environment by default);
-    `verbose` (-v): each command printed as `PATH:LINE: COMMAND` first; `parse_only`
-    (-n): parsed, its errors said, nothing run."""
+async def source(path: str, run: RunCommand, check: CheckCommand, *,
+                 client: bool = False, quiet: bool = False,
+                 env: Mapping[str, str] | None = None, assign: Assign | None = None,
+                 verbose: bool = False, parse_only: bool = False) -> Sourced:
+    """Check then run the commands of the file at `path`. `client`: a client asked, so
+    a command's error is said as it is, not as `PATH:LINE: message`; `quiet` (-q): a
+    missing file is no error; `env`: what `$NAME` and `~` expand from (the server's
+    environment by default), and `assign` takes the file's variables; `verbose` (-v):
+    each line's commands printed as `PATH:LINE: COMMAND` first; `parse_only` (-n):
+    checked, its errors said, nothing run."""
+    sourced = Sourced()
     try:
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
-        return "", [] if quiet else [f"{path}: No such file or directory"]
+        if not quiet:
+            sourced.errors.append(f"{path}: No such file or directory")
+        return sourced
     except OSError as error:
-        return "", [f"{path}: {error.strerror or error}"]
+        sourced.errors.append(f"{path}: {error.strerror or error}")
+        return sourced
+    refused: tuple[int, str] | None = None
     if path.endswith(".toml"):
         from termhost.mux import config_toml  # only then: every CLI call imports this module
 
         commands, errors = config_toml.translate(text)
+        sourced.errors += [f"{path}:{line}: {message}" for line, message in errors]
     else:
-        commands, errors = parse(text, env)
-    output: list[str] = []
-    for number, argv in commands:
-        if verbose:
-            from termhost.mux.printing import command_line
+        commands, errors = parse(text, env, assign=assign)
+        refused = errors[0] if errors else _refused(commands, check)
+    groups = [list(group) for _, group in groupby(commands, key=lambda command: command[0])]
+    if refused is not None:  # -v shows the lines built before the one refused, as tmux
+        sourced.refused.append(f"{path}:{refused[0]}: {refused[1]}")
+        groups = [group for group in groups if group[0][0] < refused[0]]
+    if verbose:
+        sourced.output += "".join(
+            f"{path}:{group[0][0]}: "
+            f"{' ; '.join(command_line(argv) for _, argv in group)}\n" for group in groups)
+    if parse_only or sourced.refused:
+        return sourced
+    for group in groups:
+        await _run_group(path, group, run, sourced, client=client)
+    return sourced
 
-            output.append(f"{path}:{number}: {command_line(argv)}\n")
-        if parse_only:
-            continue
+
+def _refused(commands: Iterable[Line], check: CheckCommand) -> tuple[int, str] | None:
+    """The first command tmux would not build, and why: the commands of its `{ }`
+    arguments first, then the command itself."""
+    for line, argv in commands:
+        for word in argv:
+            if isinstance(word, Block):
+                inner = _refused(zip(word.lines, word.commands, strict=True), check)
+                if inner is not None:
+                    return inner
+        cause = check(argv)
+        if cause is not None:
+            return line, cause
+    return None
+
+
+async def _run_group(path: str, group: list[Line], run: RunCommand, sourced: Sourced, *,
+                     client: bool) -> None:
+    """The commands of one line, up to the first that fails, as tmux runs a group."""
+    for line, argv in group:
         status, stdout, stderr = await run(argv)
-        output.append(stdout)
+        sourced.output += stdout
         if status:
-            errors.append((number, stderr.strip().splitlines()[0] if stderr.strip() else "error"))
-    return "".join(output), [f"{path}:{number}: {message}" for number, message in sorted(errors)]
+            said = stderr.splitlines() or ["error"]
+            sourced.errors += said if client else [f"{path}:{line}: {text}" for text in said]
+            return

@@ -60,7 +60,7 @@ class Match(NamedTuple):
         return (self.start[1], self.start[0]) <= (y, x) < (self.end[1], self.end[0])
 
 
-_ALIASES = {" ": "Space", "C-Space": "C-@", "PageUp": "PPage", "PageDown": "NPage",
+_ALIASES = {" ": "Space", "C-@": "C-Space", "PageUp": "PPage", "PageDown": "NPage",
             "escape": "Escape", "C-m": "Enter"}
 """Other names of the same keys: tmux's own, and prompt_toolkit's `escape`."""
 
@@ -207,8 +207,10 @@ class CopyMode:
     @classmethod
     def of_text(cls, lines: Sequence[str], width: int, height: int, *, keys: str,
                 table: Mapping[str, str] | None = None) -> CopyMode:
-        """View mode: `lines` shown in a pane `width` x `height`, a long one wrapped, the
-        cursor after the last, as tmux's view mode shows output the server had for a pane."""
+        """View mode: `lines` shown in a pane `width` x `height`, a long one wrapped, from
+        the first (the position `[N/N]`), as tmux's view mode shows what a command printed
+        or a configuration's errors: window_copy_add keeps the view where it was, the top,
+        as lines come."""
         rows: list[list[str]] = []
         wrapped: list[bool] = []
         for line in lines:
@@ -226,8 +228,9 @@ class CopyMode:
         used = len(rows)
         rows += [[" "] * width for _ in range(height - used)]
         wrapped += [False] * (len(rows) - len(wrapped))
-        cursor = (0, max(0, used - 1 - (len(rows) - height)))
-        mode = cls(rows, wrapped, height, cursor, keys=keys, table=table, name="view-mode")
+        mode = cls(rows, wrapped, height, (0, 0), keys=keys, table=table, name="view-mode")
+        mode.top = 0
+        mode.cursor = (0, 0)
         mode._text = list(lines)
         return mode
 

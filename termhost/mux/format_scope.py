@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 from termhost.mux.environment import Environment, merged
 from termhost.mux.format_variables import FormatVariables, server_variables, variables
 from termhost.mux.formats import LoopItem, LoopKind, NameKind, search_lines
-from termhost.mux.model import Session, Window
+from termhost.mux.jobs import JOBS
+from termhost.mux.model import Session, Window, Winlink
 from termhost.mux.option_table import TMUX_OPTIONS
-from termhost.mux.options import OptionError, array_reference, is_user_option
+from termhost.mux.options import OptionError, Scoped, array_reference, is_user_option
 from termhost.mux.pane import Pane
 
 if TYPE_CHECKING:
@@ -105,16 +106,17 @@ class FormatJobs:
         assert process.stdout is not None
         pending = b""
         printed = False
-        while chunk := await process.stdout.read(65536):
-            pending += chunk
-            if b"\n" in pending:
-                lines = pending.split(b"\n")
-                pending = lines.pop()
-                job.output = lines[-1].decode(errors="replace")
-                printed = True
-                if redraw is not None:
-                    redraw()
-        await process.wait()
+        with JOBS.running(command, -1, process.pid):
+            while chunk := await process.stdout.read(65536):
+                pending += chunk
+                if b"\n" in pending:
+                    lines = pending.split(b"\n")
+                    pending = lines.pop()
+                    job.output = lines[-1].decode(errors="replace")
+                    printed = True
+                    if redraw is not None:
+                        redraw()
+            await process.wait()
         if pending or not printed:
             job.output = pending.decode(errors="replace")
         job.running = False
@@ -142,8 +144,10 @@ class ServerScope:
                            redraw=self.redraw)
 
     def option(self, name: str) -> str | None:
+        """As tmux's format_find: the window's own value, the session's own, the global."""
         base, index = array_reference(name)
-        options = self.server.options
+        options = Scoped(self.server.options,
+                         self.session.options if self.session is not None else {})
         if is_user_option(base):
             if self.window is not None and base in self.window.options:
                 return self.window.options[base]
@@ -152,10 +156,10 @@ class ServerScope:
             except OptionError:
                 return None
         try:
-            shown = options.shown(base, index)
+            shown = options.inherited(base, index)
         except OptionError:
             return None
-        if options.is_array(base):
+        if options.options.is_array(base):
             if index is None:
                 return ""  # tmux 3.3a gives a whole array as nothing
             return (shown[0][1] or "") if shown else ""
@@ -180,9 +184,9 @@ class ServerScope:
         if session is None:
             return None
         if kind == "windows":
-            return [LoopItem(variables(session, window, server),
-                             window is session.active_window, self._inside(session, window))
-                    for window in sorted(session.windows, key=lambda w: w.index)]
+            return [LoopItem(variables(session, link.window, server, link=link),
+                             link is session.current, self._inside(session, link.window))
+                    for link in session.links]
         window = self.window
         if window is None:
             return None
@@ -195,7 +199,7 @@ class ServerScope:
             return list(self.server.sessions)
         if self.session is None:
             return None
-        return [self.server.window_name(window) for window in self.session.windows]
+        return [self.server.window_name(link.window) for link in self.session.links]
 
     def search(self, pattern: str, regex: bool, ignore_case: bool) -> int | None:
         if self.pane is None:
@@ -221,12 +225,12 @@ _TMUX_FLAGS = frozenset(option.name for option in TMUX_OPTIONS if option.kind ==
 
 def format_target(server: Server, session: Session | None = None,
                   window: Window | None = None, pane: Pane | None = None, *,
-                  owner: object | None = None, redraw: Redraw | None = None
-                  ) -> tuple[FormatVariables, ServerScope]:
-    """The variables of a target (a session, its current window or `window`, that
-    window's active pane or `pane`; the server's own alone with no session) and the
-    scope to expand them in."""
+                  owner: object | None = None, redraw: Redraw | None = None,
+                  link: Winlink | None = None) -> tuple[FormatVariables, ServerScope]:
+    """The variables of a target (a session, its current window or `window` at `link`,
+    that window's active pane or `pane`; the server's own alone with no session) and
+    the scope to expand them in."""
     scope = ServerScope(server, session, window, pane, owner=owner, redraw=redraw)
     if session is None:
         return FormatVariables(server_variables(server)), scope
-    return variables(session, window, server, pane), scope
+    return variables(session, window, server, pane, link=link), scope

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from pyte import modes as mo
 
 from termhost.mux import layout
-from termhost.mux.model import Session, Window
+from termhost.mux.model import Session, Window, Winlink
 from termhost.mux.pane import Pane
 from termhost.mux.pane_pipe import pipe_of
 from termhost.mux.printing import escaped
@@ -175,8 +175,9 @@ def _user(uid: int) -> str:
 
 def _alerts(session: Session) -> str:
     """#{session_alerts}: each window with an alert, its index and `#` / `!`."""
-    return ",".join(f"{window.index}{'#' if window.activity else ''}{'!' if window.bell else ''}"
-                    for window in session.windows if window.activity or window.bell)
+    return ",".join(f"{link.index}{'#' if link.window.activity else ''}"
+                    f"{'!' if link.window.bell else ''}"
+                    for link in session.links if link.window.activity or link.window.bell)
 
 
 _GRID_LINE_BYTES, _GRID_CELL_BYTES = 32, 5
@@ -241,15 +242,17 @@ offers as variables."""
 
 ABSENT_WHEN_EMPTY = frozenset({
     "pane_dead_signal", "pane_dead_status", "pane_dead_time", "pane_mode",
-    "session_attached_list", "window_active_clients_list"})
+    "session_attached_list", "window_active_clients_list", "session_group",
+    "session_group_attached", "session_group_attached_list", "session_group_list",
+    "session_group_many_attached", "session_group_size"})
 """Variables whose tmux callback gives nothing (not an empty string) when they do not
 apply: `display -a` leaves them out then, as tmux's format_each does."""
 
 
-def _stack_index(session: Session, window: Window) -> str:
-    """#{window_stack_index}: where the window is in the session's last-window stack."""
-    stack = [w for w in (session.active_window, session.last) if w is not None]
-    return str(stack.index(window)) if window in stack else "0"
+def _stack_index(session: Session, link: Winlink) -> str:
+    """#{window_stack_index}: where the place is in the session's last-window stack."""
+    stack = [each for each in (session.current, session.last) if each is not None]
+    return str(stack.index(link)) if link in stack else "0"
 
 
 def server_variables(server: Server | None) -> dict[str, str]:
@@ -276,13 +279,25 @@ def variables(
     window: Window | None = None,
     server: Server | None = None,
     pane: Pane | None = None,
+    link: Winlink | None = None,
 ) -> FormatVariables:
-    """The `#{...}` variables for a session, a window (the current) and a pane (its active)."""
+    """The `#{...}` variables for a session, a window (the current) and a pane (its
+    active); `link` is the window's place in the session, where it is linked twice
+    (else the one a target naming the window means: Session.link_of)."""
     window = window or session.active_window
     pane = pane or window.active
+    if link is None or link.window is not window:
+        link = session.link_of(window) or Winlink(-1, window)  # -1: not linked (yet)
+    places = sorted(((s, each) for s in (server.sessions.values() if server else [session])
+                     for each in s.links if each.window is window),
+                    key=lambda place: place[1].order)  # the window's winlinks, in tmux's order
+    linked = [s for s, _ in places] or [session]
+    group = session.group.sessions if session.group is not None else [session]
+    active_in = [s for s, each in places if each is s.current]
     cell = window.cell_of(pane)
     screen = pane.terminal.screen
     clients = server.clients if server is not None else []
+    group_attached = [client for client in clients if client.session in group]
     attached = [client for client in clients if client.session is session]
     showing = [client for client in clients
                if client.session is not None and client.session.active_window is window]
@@ -294,7 +309,7 @@ def variables(
     values.update({
         "session_name": session.name,
         "session_id": f"${session.id}",
-        "session_windows": str(len(session.windows)),
+        "session_windows": str(len(session.links)),
         "session_created": str(int(session.created)),
         "session_attached": str(len(attached)),
         "session_path": session.path,
@@ -303,41 +318,48 @@ def variables(
         "session_alerts": _alerts(session),
         "session_attached_list": ",".join(client.tty for client in attached),
         "session_many_attached": "1" if len(attached) > 1 else "0",
-        "session_grouped": "0",
+        "session_grouped": "1" if session.group is not None else "0",
+        "session_group": session.group.name if session.group is not None else "",
+        "session_group_size": str(len(group)) if session.group is not None else "",
+        "session_group_list": ",".join(s.name for s in group) if session.group else "",
+        "session_group_attached": str(len(group_attached)) if session.group else "",
+        "session_group_attached_list": ",".join(c.tty for c in group_attached),
+        "session_group_many_attached": (
+            ("1" if len(group_attached) > 1 else "0") if session.group else ""),
         "session_marked": "1" if marked is not None and marked[0] is session else "0",
         "session_format": "0",
-        "session_stack": ",".join(str(w.index) for w in (session.active_window, session.last)
-                                  if w is not None),
-        "active_window_index": str(session.active_window.index),
-        "last_window_index": str(max(w.index for w in session.windows)),  # the highest
-        "window_index": str(window.index),
+        "session_stack": ",".join(str(each.index) for each in (session.current, session.last)
+                                  if each is not None),
+        "active_window_index": str(session.current.index if session.current else 0),
+        "last_window_index": str(max((each.index for each in session.links), default=0)),
+        "window_index": str(link.index),
         "window_id": f"@{window.id}",
-        "window_active": "1" if window is session.active_window else "0",
+        "window_active": "1" if link is session.current else "0",
         "window_panes": str(len(window.panes)),
         "window_flags": session.window_flags(
-            window, marked=marked is not None and marked[1] is window).replace("#", "##"),
+            link, marked=marked is not None and marked[1] is window).replace("#", "##"),
         "window_raw_flags": session.window_flags(
-            window, marked=marked is not None and marked[1] is window),
+            link, marked=marked is not None and marked[1] is window),
         "window_format": "0",
         "window_activity": str(int(window.activity_time)),
         "window_active_clients": str(len(showing)),
         "window_active_clients_list": ",".join(client.tty for client in showing),
-        "window_active_sessions": "1" if window is session.active_window else "0",
-        "window_active_sessions_list": session.name if window is session.active_window else "",
-        "window_linked": "0",
-        "window_linked_sessions": "1",
-        "window_linked_sessions_list": session.name,
-        "window_stack_index": _stack_index(session, window),
+        "window_active_sessions": str(len(active_in)),
+        "window_active_sessions_list": ",".join(s.name for s in active_in),
+        "window_linked": "1" if len(places) != len(group) else "0",  # session_is_linked
+        "window_linked_sessions": str(len(linked)),
+        "window_linked_sessions_list": ",".join(s.name for s in linked),
+        "window_stack_index": _stack_index(session, link),
         "window_cell_width": "16",
         "window_cell_height": "32",
         "window_zoomed_flag": "1" if window.zoomed else "0",
-        "window_last_flag": "1" if window is session.last else "0",
+        "window_last_flag": "1" if link is session.last else "0",
         "window_bell_flag": "1" if window.bell else "0",
         "window_activity_flag": "1" if window.activity else "0",
         "window_silence_flag": "0",
         "window_marked_flag": "1" if marked is not None and marked[1] is window else "0",
-        "window_start_flag": "1" if window is session.windows[0] else "0",
-        "window_end_flag": "1" if window is session.windows[-1] else "0",
+        "window_start_flag": "1" if session.links and link is session.links[0] else "0",
+        "window_end_flag": "1" if session.links and link is session.links[-1] else "0",
         "window_width": str(window.layout.width),
         "window_height": str(window.layout.height),
         "pane_index": str(window.panes.index(pane)),

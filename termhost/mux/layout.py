@@ -25,7 +25,9 @@ __all__ = [
     "PRESETS",
     "Cell",
     "Direction",
+    "Kind",
     "LayoutError",
+    "checksum",
     "close",
     "describe",
     "find_preset",
@@ -88,10 +90,15 @@ def describe(root: Cell[P], pane_id: Callable[[P], int]) -> str:
     `WxH,X,Y` per cell, a pane's number after its leaf, a row's children in `{}`, a
     column's in `[]`."""
     body = _dump(root, pane_id)
-    checksum = 0
+    return f"{checksum(body):04x},{body}"
+
+
+def checksum(body: str) -> int:
+    """tmux's layout_checksum of what follows the checksum in a layout string."""
+    total = 0
     for char in body.encode():
-        checksum = ((checksum >> 1) + ((checksum & 1) << 15) + char) & 0xFFFF
-    return f"{checksum:04x},{body}"
+        total = ((total >> 1) + ((total & 1) << 15) + char) & 0xFFFF
+    return total
 
 
 def _dump(cell: Cell[P], pane_id: Callable[[P], int]) -> str:

@@ -1,17 +1,17 @@
-"""tmux's command language split into commands and words, as tmux 3.3a's lexer reads a line.
+"""tmux's command language, read as tmux 3.3a's cmd-parse.y reads it, files and strings
+alike: a text (a configuration file, a key binding's command, the command prompt's line)
+becomes its commands, each with the line tmux says it is on.
 
-One line (continuation lines already joined) becomes its commands, each a list of words:
-- blanks separate words; `#` at the start of a word comments out the rest of the line;
-- an unquoted `;` ends a command wherever it stands (`a;b` is two commands), `\\;` is a
-  `;` in the word (a word that is just `;` separates the commands of a key binding);
-- in single quotes nothing is special; in double quotes and bare words `\\` escapes
-  (`\\n \\t \\e \\s`..., `\\ooo`, `\\uXXXX`, anything else stands for itself) and
-  `$NAME` or `${NAME}` is the variable's value (empty when unset);
-- `~` or `~user` starting a word (bare or in double quotes) is that home directory;
-- a word `{` starts a block of commands, to the matching `}`, over several lines (a
-  newline in it ends a command as `;` does): one argument, a printing.Block. A line
-  whose block is still open raises Unclosed, for the reader to join the next line.
-Checked against a live tmux in tests/mux/test_config.py.
+A port of tmux's lexer and grammar rather than a tidier reading, because what users meet
+are its edges: which text a file is refused for (and so runs none of), and the line the
+error names. So its reading is kept where it surprises: a quote left open goes on over
+newlines and ends with the text; `{ }` is one argument of commands over lines (a
+printing.Block); `NAME=value` sets a variable for the rest of the text (handed to
+`assign`) when its own `%if` branch is taken, whatever the branches around it, and a
+command that is only an assignment drops the commands before it on its line; a newline
+inside quotes is not counted, a comment counts its line's end early, and a command's line
+is where it ends. The first error ends the reading: a LexError, with tmux's message and
+line. Held to a live tmux by tests/mux/test_config.py and test_config_errors.py.
 """
 
 from __future__ import annotations
@@ -19,33 +19,53 @@ from __future__ import annotations
 import os
 import pwd
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import NoReturn
 
 from termhost.mux.printing import Block
 
-__all__ = ["LexError", "Unclosed", "split_arguments", "split_commands"]
+__all__ = ["Assign", "LexError", "Line", "parse_commands", "split_arguments", "split_commands"]
+
+Line = tuple[int, list[str]]
+"""(line number, argv) of one command."""
+
+Assign = Callable[[str, str, bool], None]
+"""Takes a variable a text sets: its name, its value, whether it is hidden (`%hidden`)."""
+
+Condition = Callable[[str], bool]
+"""Whether an `%if` or `%elif` format is true."""
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "s": " ",
             "t": "\t", "v": "\v"}
-_NAME_CHARS = string.ascii_letters + string.digits + "_"
-_BLANKS = " \t"
+_NAME_CHARS = frozenset(string.ascii_letters + string.digits + "_")
+_DIRECTIVES = {"%hidden": "HIDDEN", "%if": "IF", "%else": "ELSE", "%elif": "ELIF",
+               "%endif": "ENDIF"}
+_EOF = ""
+"""What the reader gives at the end of the text."""
 
 
 class LexError(ValueError):
-    """A line tmux would refuse to parse; the message follows `syntax error: `."""
+    """A text tmux refuses; the message is tmux's (`syntax error`, `invalid environment
+    variable`) and `line` the line it names."""
+
+    def __init__(self, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
 
 
-class Unclosed(LexError):
-    """A `{` block the text does not close (yet: a file's next line may)."""
+def parse_commands(text: str, env: Mapping[str, str], *, assign: Assign | None = None,
+                   condition: Condition | None = None) -> list[Line]:
+    """The commands of `text`, each with its line: `$NAME` and `~` expanded from `env`
+    and the text's own assignments (each also given to `assign`), `%if` formats judged
+    by `condition` (by default, with the server's variables)."""
+    if not text:
+        return []
+    return _Parser(text, env, assign, condition or _format_true).lines()
 
 
-def split_commands(line: str, env: Mapping[str, str]) -> list[list[str]]:
-    """The commands of `line`, each its words, `$NAME` and `~` expanded from `env`."""
-    lexer = _Lexer(line, env)
-    commands = lexer.commands(in_block=False)
-    if not lexer.done():
-        raise LexError("unexpected }")
-    return commands
+def split_commands(text: str, env: Mapping[str, str]) -> list[list[str]]:
+    """The commands of `text`, each its words, `$NAME` and `~` expanded from `env`."""
+    return [argv for _, argv in parse_commands(text, env)]
 
 
 def split_arguments(argv: list[str]) -> list[list[str]]:
@@ -65,162 +85,459 @@ def split_arguments(argv: list[str]) -> list[list[str]]:
     return [command for command in commands if command]
 
 
-class _Lexer:
-    def __init__(self, line: str, env: Mapping[str, str]) -> None:
-        self.line, self.env, self.position = line, env, 0
+def _format_true(text: str) -> bool:
+    """An `%if` format with the server's variables (`#{version}`, `#{host}`): true unless
+    empty or 0. Imported here: the command-line client imports this module, and the
+    variables' module brings the emulator along."""
+    from termhost.mux.format_variables import server_variables
+    from termhost.mux.formats import expand
 
-    def commands(self, *, in_block: bool) -> list[list[str]]:
-        """Commands up to the end of the text, or (`in_block`) to the `}` closing it."""
-        commands: list[list[str]] = []
-        argv: list[str] = []
+    return expand(text, server_variables(None)) not in ("", "0")
+
+
+class _Reader:
+    """The text character by character, as tmux's yylex_getc gives it: a `\\` before a
+    newline (an odd run of them) joins the lines, counting one."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.position, self.line = text, 0, 1
+        self._backslashes = 0
+
+    def _raw(self) -> str:
+        if self.position >= len(self.text):
+            return _EOF
+        self.position += 1
+        return self.text[self.position - 1]
+
+    def unget(self, char: str) -> None:
+        if char != _EOF and self.position > 0:
+            self.position -= 1
+
+    def get(self) -> str:
+        if self._backslashes:
+            self._backslashes -= 1
+            return "\\"
         while True:
-            self.skip_blanks()
-            if not self.done() and self.peek() == "#":
-                end = self.line.find("\n", self.position)
-                self.position = len(self.line) if end < 0 else end
-            if self.done():
-                if in_block:
-                    raise Unclosed("missing }")
+            char = self._raw()
+            if char == "\\":
+                self._backslashes += 1
+                continue
+            if char == "\n" and self._backslashes % 2 == 1:
+                self.line += 1
+                self._backslashes -= 1
+                continue
+            if self._backslashes:
+                self.unget(char)
+                self._backslashes -= 1
+                return "\\"
+            return char
+
+
+Token = tuple[str, str]
+"""(kind, text): kind is a word (TOKEN), an assignment (EQUALS), an `%if` format
+(FORMAT), a directive (HIDDEN, IF, ELSE, ELIF, ENDIF), one of `\\n ; { }`, END or
+ERROR."""
+
+
+class _Lexer:
+    """tmux's yylex: the tokens of the text, words expanded as they are read."""
+
+    def __init__(self, text: str, env: Mapping[str, str]) -> None:
+        self.reader = _Reader(text)
+        self.env = env
+        self.error: tuple[str, int] | None = None
+        """The first error said (tmux's yyerror keeps the first), and its line."""
+        self._end_of_line = False
+        self._ended = False
+        self._condition = False
+        """The token before was a directive: `#{` opens a format, not a comment."""
+
+    @property
+    def line(self) -> int:
+        return self.reader.line
+
+    def fail(self, message: str) -> None:
+        if self.error is None:
+            self.error = (message, self.line)
+
+    def next(self) -> Token:
+        reader = self.reader
+        if self._end_of_line:
+            reader.line += 1
+        self._end_of_line = False
+        condition, self._condition = self._condition, False
+        while True:
+            char = reader.get()
+            if char == _EOF:
+                if self._ended:
+                    return ("END", "")
+                self._ended = True  # every text ends in a newline
+                return ("\n", "")
+            if char in " \t":
+                continue
+            if char == "\n":
+                self._end_of_line = True
+                return ("\n", "")
+            if char in ";{}":
+                return (char, char)
+            if char == "#":
+                after = reader.get()
+                if condition and after == "{":
+                    found = self._format()
+                    return ("ERROR", "") if found is None else ("FORMAT", found)
+                while after not in ("\n", _EOF):
+                    after = reader.get()
+                if after == "\n":
+                    reader.line += 1
+                    return ("\n", "")
+                continue
+            if char == "%":
+                word = self._word(char)
+                if all(c == "%" or c.isdigit() for c in word):
+                    return ("TOKEN", word)
+                self._condition = True
+                return (_DIRECTIVES.get(word, "ERROR"), "")
+            token = self._token(char)
+            if token is None:
+                return ("ERROR", "")
+            name, equals, _ = token.partition("=")
+            if equals and _is_name(name):
+                return ("EQUALS", token)
+            return ("TOKEN", token)
+
+    def _word(self, char: str) -> str:
+        """A directive's word: to the next blank."""
+        out = []
+        while char != _EOF and char not in " \t\n":
+            out.append(char)
+            char = self.reader.get()
+        self.reader.unget(char)
+        return "".join(out)
+
+    def _format(self) -> str | None:
+        """An unquoted `#{...}` after `%if`, to its matching `}`, on one line."""
+        out, depth = ["#{"], 1
+        while True:
+            char = self.reader.get()
+            if char in (_EOF, "\n"):
+                return None
+            if char == "#":
+                char = self.reader.get()
+                if char in (_EOF, "\n"):
+                    return None
+                if char == "{":
+                    depth += 1
+                out.append("#")
+            elif char == "}" and depth:
+                depth -= 1
+                if depth == 0:
+                    out.append(char)
+                    return "".join(out)
+            out.append(char)
+
+    def _token(self, char: str) -> str | None:
+        """tmux's yylex_token: a word with its quotes, escapes, `~` and `$NAME`; None
+        when it is not one."""
+        reader = self.reader
+        out: list[str] = []
+        state, last = "none", "start"
+        while True:
+            if char == _EOF or (state == "none" and char == "\n"):
                 break
-            char = self.peek()
-            if char in ";\n":
-                self.position += 1
-                if argv:
-                    commands.append(argv)
-                argv = []
+            if state == "none" and char in " \t;}":
+                break
+            if char == "\n":  # in quotes: the newline stays, the next line's indent goes
+                out.append("\n")
+                char = reader.get()
+                while char in (" ", "\t"):
+                    char = reader.get()
+                if char != "#":
+                    continue
+                char = reader.get()
+                if char != _EOF and char in ",#{}:":  # a format, not a comment
+                    reader.unget(char)
+                    char = "#"
+                else:
+                    while char not in ("\n", _EOF):
+                        char = reader.get()
+                    continue
+            if char == "\\" and state != "single":
+                if not self._escape(out):
+                    return None
+            elif char == "~" and last != state and state != "single":
+                if not self._home(out):
+                    return None
+            elif char == "$" and state != "single":
+                if not self._variable(out):
+                    return None
+            elif char == "'" and state in ("none", "single"):
+                state = "single" if state == "none" else "none"
+                char = reader.get()
                 continue
-            if char == "}" and self._alone(self.position):
-                if in_block:
-                    self.position += 1
+            elif char == '"' and state in ("none", "double"):
+                state = "double" if state == "none" else "none"
+                char = reader.get()
+                continue
+            else:
+                out.append(char)
+            last = state
+            char = reader.get()
+        reader.unget(char)
+        return "".join(out)
+
+    def _escape(self, out: list[str]) -> bool:
+        """What a `\\` and the characters after it stand for."""
+        reader = self.reader
+        char = reader.get()
+        if char in ("4", "5", "6", "7"):
+            self.fail("invalid octal escape")
+            return False
+        if char in ("0", "1", "2", "3"):
+            second = reader.get()
+            if second != _EOF and second in "01234567":
+                third = reader.get()
+                if third != _EOF and third in "01234567":
+                    out.append(chr(int(char + second + third, 8)))
+                    return True
+            self.fail("invalid octal escape")
+            return False
+        if char == _EOF:
+            return False
+        if char in ("u", "U"):
+            digits = ""
+            for _ in range(4 if char == "u" else 8):
+                digit = reader.get()
+                if digit in (_EOF, "\n"):
+                    return False
+                if digit not in string.hexdigits:
+                    self.fail(f"invalid \\{char} argument")
+                    return False
+                digits += digit
+            code = int(digits, 16)
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF or code == 0:
+                self.fail(f"invalid \\{char} argument")
+                return False
+            out.append(chr(code))
+            return True
+        out.append(_ESCAPES.get(char, char))
+        return True
+
+    def _variable(self, out: list[str]) -> bool:
+        """`$NAME` or `${NAME}`; a `$` before anything else is itself."""
+        reader = self.reader
+        char = reader.get()
+        if char == _EOF:
+            return False
+        braces = char == "{"
+        name = ""
+        if not braces:
+            if not (char in _NAME_CHARS and not char.isdigit()):
+                out.append("$")
+                reader.unget(char)
+                return True
+            name = char
+        while True:
+            char = reader.get()
+            if braces and char == "}":
+                break
+            if char == _EOF or char not in _NAME_CHARS:
+                if not braces:
+                    reader.unget(char)
                     break
-                break  # an unmatched `}`: split_commands says so
-            if char == "{" and self._alone(self.position):
-                self.position += 1
-                argv.append(Block(self.commands(in_block=True)))
-                continue
-            word, ends_command = self.word()
-            argv.append(word)
-            if ends_command:
-                commands.append(argv)
-                argv = []
-        if argv:
-            commands.append(argv)
-        return commands
+                self.fail("invalid environment variable")
+                return False
+            if len(name) == 1022:
+                self.fail("environment variable is too long")
+                return False
+            name += char
+        out.append(self.env.get(name, ""))
+        return True
 
-    def _alone(self, position: int) -> bool:
-        """Whether the brace at `position` is a word of its own (then it opens or closes a
-        block; `a}` or `{x` are plain words)."""
-        after = self.line[position + 1:position + 2]
-        return after in ("", " ", "\t", "\n", ";")
+    def _home(self, out: list[str]) -> bool:
+        """`~` (HOME) or `~user` (that user's home); no such user is no word at all."""
+        reader = self.reader
+        user = ""
+        while True:
+            char = reader.get()
+            if char == _EOF or char in "/ \t\n\"'":
+                reader.unget(char)
+                break
+            if len(user) == 1022:
+                self.fail("user name is too long")
+                return False
+            user += char
+        home: str | None
+        if not user:
+            home = self.env.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
+        else:
+            try:
+                home = pwd.getpwnam(user).pw_dir
+            except (KeyError, ValueError):  # no such user; a NUL in the name
+                home = None
+        if home is None:
+            return False
+        out.append(home)
+        return True
 
-    def done(self) -> bool:
-        return self.position >= len(self.line)
+
+def _is_name(name: str) -> bool:
+    """A variable's name: letters, digits and `_`, not starting with a digit."""
+    return bool(name) and not name[0].isdigit() and all(c in _NAME_CHARS for c in name)
+
+
+class _Parser:
+    """tmux's grammar (cmd-parse.y) by recursive descent: the same tokens accepted, the
+    same one refused."""
+
+    def __init__(self, text: str, env: Mapping[str, str], assign: Assign | None,
+                 condition: Condition) -> None:
+        self.variables = dict(env)
+        self.lexer = _Lexer(text, self.variables)
+        self.assign, self.condition_true = assign, condition
+        self._ahead: Token | None = None
+        self.scopes: list[bool] = []
+        """Whether each open `%if` branch is taken; tmux makes an assignment when the
+        innermost is, whatever the ones around it."""
 
     def peek(self) -> str:
-        return self.line[self.position]
+        if self._ahead is None:
+            self._ahead = self.lexer.next()
+        return self._ahead[0]
 
-    def skip_blanks(self) -> None:
-        while not self.done() and self.peek() in _BLANKS:
-            self.position += 1
+    def take(self, *kinds: str) -> str:
+        """The next token's text; a syntax error unless it is of one of `kinds`."""
+        kind = self.peek()
+        assert self._ahead is not None
+        text = self._ahead[1]
+        if kinds and kind not in kinds:
+            self.fail()
+        self._ahead = None
+        return text
 
-    def word(self) -> tuple[str, bool]:
-        """The word here, and whether a `;` ended it (and its command)."""
-        out: list[str] = []
-        start = self.position
-        while not self.done():
-            char = self.peek()
-            if char in _BLANKS or char == "\n":
+    def fail(self) -> NoReturn:
+        message, line = self.lexer.error or ("syntax error", self.lexer.line)
+        raise LexError(message, line)
+
+    @property
+    def taking(self) -> bool:
+        return not self.scopes or self.scopes[-1]
+
+    def lines(self) -> list[Line]:
+        commands: list[Line] = []
+        while self.peek() != "END":
+            commands += self.statement()
+            self.take("\n")
+        return commands
+
+    def statements(self, *ends: str) -> list[Line]:
+        """One statement or more, each on its line, up to a directive in `ends`."""
+        commands: list[Line] = []
+        while True:
+            commands += self.statement()
+            self.take("\n")
+            if self.peek() in ends:
+                return commands
+
+    def statement(self) -> list[Line]:
+        kind = self.peek()
+        if kind in ("\n", "}"):
+            return []
+        if kind == "HIDDEN":
+            self.take()
+            self._assign(self.take("EQUALS"), hidden=True)
+            return []
+        if kind == "IF":
+            self.take()
+            self.scopes.append(self._judged())
+            if self.peek() == "\n":
+                return self.condition(lines=True)
+            return self.commands(self.condition(lines=False))
+        return self.commands(self.command())
+
+    def commands(self, first: list[Line]) -> list[Line]:
+        """A command or inline condition already read, then `;` and more."""
+        commands = first
+        while self.peek() == ";":
+            self.take()
+            kind = self.peek()
+            if kind in ("TOKEN", "EQUALS"):
+                command = self.command()
+                commands = commands + command if command else []
+            elif kind == "IF":
+                commands = commands + self.command_or_condition()
+        return commands
+
+    def command_or_condition(self) -> list[Line]:
+        if self.peek() != "IF":
+            return self.command()
+        self.take()
+        self.scopes.append(self._judged())
+        return self.condition(lines=False)
+
+    def command(self) -> list[Line]:
+        """One command, as a list: empty for an assignment alone or a branch not taken."""
+        kind = self.peek()
+        text = self.take("TOKEN", "EQUALS")
+        if kind == "EQUALS":
+            after = self.peek()
+            self._assign(text, hidden=False)
+            if after != "TOKEN":
+                return []
+            text = self.take()
+        argv: list[str] = [text]
+        while True:
+            kind = self.peek()
+            if kind in ("TOKEN", "EQUALS"):
+                argv.append(self.take())
+            elif kind == "{":
+                self.take()
+                argv.append(self.block())
+            else:
                 break
-            if char == ";":
-                self.position += 1
-                return "".join(out), True
-            if char == "~" and self.position == start:
-                out.append(self._home())
-            elif char == "\\":
-                out.append(self._escape())
-            elif char == "'":
-                end = self.line.find("'", self.position + 1)
-                if end < 0:
-                    raise LexError("No closing quotation")
-                out.append(self.line[self.position + 1:end])
-                self.position = end + 1
-            elif char == '"':
-                out.append(self._double_quoted(at_start=self.position == start))
-            elif char == "$":
-                out.append(self._variable())
-            else:
-                out.append(char)
-                self.position += 1
-        return "".join(out), False
+        return [(self.lexer.line, argv)] if self.taking else []
 
-    def _double_quoted(self, *, at_start: bool) -> str:
-        self.position += 1  # the opening quote
-        out: list[str] = []
-        if at_start and not self.done() and self.peek() == "~":
-            out.append(self._home())
-        while not self.done():
-            char = self.peek()
-            if char == '"':
-                self.position += 1
-                return "".join(out)
-            if char == "\\":
-                out.append(self._escape())
-            elif char == "$":
-                out.append(self._variable())
-            else:
-                out.append(char)
-                self.position += 1
-        raise LexError("No closing quotation")
+    def block(self) -> Block:
+        commands: list[Line] = []
+        while True:
+            commands += self.statement()
+            if self.take("\n", "}") == "}":
+                return Block([argv for _, argv in commands], [line for line, _ in commands])
 
-    def _escape(self) -> str:
-        """What `\\` and the characters after it stand for."""
-        self.position += 1
-        if self.done():
-            return "\\"
-        char = self.peek()
-        self.position += 1
-        if char in _ESCAPES:
-            return _ESCAPES[char]
-        if char in "01234567":
-            digits = char + self._take("01234567", 2)
-            return chr(int(digits, 8))
-        if char in "uU":
-            digits = self._take("0123456789abcdefABCDEF", 4 if char == "u" else 8)
-            try:
-                return chr(int(digits, 16)) if digits else char
-            except (ValueError, OverflowError):
-                raise LexError(f"invalid \\{char} argument") from None
-        return char
+    def _judged(self) -> bool:
+        """The format after `%if` or `%elif`, judged."""
+        return self.condition_true(self.take("FORMAT", "TOKEN"))
 
-    def _take(self, allowed: str, most: int) -> str:
-        start = self.position
-        while self.position - start < most and not self.done() and self.peek() in allowed:
-            self.position += 1
-        return self.line[start:self.position]
+    def condition(self, *, lines: bool) -> list[Line]:
+        """From an `%if` read (its branch opened) to `%endif`: the commands of the
+        branch taken. On lines of their own, each branch is the lines after it; else
+        (`lines` False) the commands after it within the line."""
+        def branch(*ends: str) -> list[Line]:
+            if not lines:
+                return self.commands(self.command_or_condition())
+            self.take("\n")
+            return self.statements(*ends)
 
-    def _variable(self) -> str:
-        """`$NAME` or `${NAME}`; a `$` before anything else is itself."""
-        self.position += 1
-        if not self.done() and self.peek() == "{":
-            end = self.line.find("}", self.position)
-            if end < 0:
-                raise LexError("No closing brace")
-            name = self.line[self.position + 1:end]
-            self.position = end + 1
-            return self.env.get(name, "")
-        name = self._take(_NAME_CHARS, len(self.line))
-        return self.env.get(name, "") if name else "$"
+        taken = self.scopes[-1]
+        commands = branch("ELIF", "ELSE", "ENDIF")
+        chosen = commands if taken else None
+        while self.peek() == "ELIF":
+            self.take()
+            self.scopes[-1] = taken = self._judged()
+            commands = branch("ELIF", "ELSE", "ENDIF")
+            chosen = commands if chosen is None and taken else chosen
+        if self.peek() == "ELSE":
+            self.take()
+            self.scopes[-1] = not self.scopes[-1]
+            commands = branch("ENDIF")
+            chosen = commands if chosen is None else chosen
+        self.take("ENDIF")
+        self.scopes.pop()
+        return chosen or []
 
-    def _home(self) -> str:
-        """`~` (HOME) or `~user` (that user's home); an unknown user stays as written."""
-        self.position += 1
-        start = self.position
-        while not self.done() and self.peek() not in _BLANKS + ';/"\'\n':
-            self.position += 1
-        user = self.line[start:self.position]
-        if not user:
-            return self.env.get("HOME") or os.path.expanduser("~")
-        try:
-            return pwd.getpwnam(user).pw_dir
-        except KeyError:
-            return "~" + user
+    def _assign(self, text: str, *, hidden: bool) -> None:
+        if not self.taking:
+            return
+        name, _, value = text.partition("=")
+        self.variables[name] = value
+        if self.assign is not None:
+            self.assign(name, value, hidden)

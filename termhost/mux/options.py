@@ -1,4 +1,5 @@
-"""Server options (`set-option -g`, `show-options -g`): a typed table with tmux's defaults.
+"""Server options (`set-option -g`, `show-options -g`): a typed table with tmux's defaults,
+and a session's own values over them (`Scoped`: set-option without -g).
 
 Every option tmux 3.3a has is accepted, checked by its type and shown (option_table.py),
 so that a user's ~/.tmux.conf loads; HONOURED are the ones termhost applies, with its own
@@ -18,7 +19,8 @@ from termhost.terminal.keys import UnknownKey, parse_key
 from termhost.themes import find_theme_file
 
 __all__ = [
-    "HONOURED", "OPTIONS", "Option", "OptionError", "Options", "UnknownOption", "is_user_option",
+    "HONOURED", "OPTIONS", "Option", "OptionError", "Options", "Scoped", "UnknownOption",
+    "is_user_option",
 ]
 
 
@@ -36,7 +38,8 @@ class Option:
     default: str
     kind: str
     """"number" (with `low`..`high`), "choice" (one of `choices`), "key" (a tmux key
-    name), "theme" (a theme's name, see `termhost themes`), "style" or "string"."""
+    name), "theme" (a theme's name, see `termhost themes`), "colour", "style" or
+    "string"."""
     low: int = 0
     high: int = 2**31 - 1
     choices: tuple[str, ...] = ()
@@ -95,9 +98,9 @@ _HONOURED = {
 }
 
 _TMUX_KINDS = {"number": "number", "key": "key", "choice": "choice", "flag": "choice",
-               "style": "style"}
-"""option_table's kinds as this table checks them; colours (and styles) are taken as any
-text, not checked as tmux does."""
+               "style": "style", "colour": "colour"}
+"""option_table's kinds as this table checks them; a style that holds a format is
+checked when drawn."""
 
 
 def _from_tmux(option: TmuxOption) -> Option:
@@ -185,6 +188,13 @@ class Options:
                 parse_style(value)
             except StyleError as error:
                 raise OptionError(str(error)) from None
+        if option.kind == "colour":
+            from termhost.mux.style import colour_string
+
+            colour = colour_string(value)
+            if colour is None:
+                raise OptionError(f"bad colour: {value}")
+            value = colour
         if option.kind == "choice":
             value = _FLAG_WORDS.get(value, value) if "on" in option.choices else value
             if value not in option.choices:
@@ -192,8 +202,20 @@ class Options:
                 raise OptionError(f"{word} value: {value}")
         return value
 
+    def is_choice(self, name: str) -> bool:
+        """A flag or a choice: set-option with no value toggles it (`toggled`)."""
+        return not is_user_option(name) and self._option(name).kind == "choice"
+
+    def toggled(self, name: str, current: str) -> str:
+        """What set-option with no value makes a flag or choice that is `current`, as
+        tmux's: the first of its values and the second swap, any later one stays."""
+        choices = self._option(name).choices
+        position = choices.index(current)
+        return choices[1 - position] if position < 2 else current
+
     def is_flag(self, name: str) -> bool:
-        """An on/off option (tmux's flag type): set-option with no value toggles it."""
+        """An on/off option (tmux's flag type): a bad value is `bad value`, not
+        `unknown value`."""
         return not is_user_option(name) and self._option(name).choices == ("off", "on")
 
     def set(self, name: str, value: str, *, index: int | None = None,
@@ -296,6 +318,97 @@ class Options:
         if scopes is None or "session" in scopes:
             listed = [*sorted(self._user.items()), *listed]
         return listed
+
+
+class Scoped:
+    """A session's own options over the server's global ones, as tmux's options have a
+    parent: `own` holds what was set on the session alone (set-option without -g), an
+    array's elements as `name[N]`; anything it does not set, it inherits."""
+
+    def __init__(self, options: Options, own: dict[str, str]) -> None:
+        self.options, self.own = options, own
+
+    def _elements(self, name: str) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for key, value in self.own.items():
+            base, index = array_reference(key)
+            if base == name and index is not None:
+                found[index] = value
+        return found
+
+    def is_set(self, name: str) -> bool:
+        """Whether `name` has a value of its own here (set -o refuses to set it again)."""
+        return name in self.own or bool(self._elements(name))
+
+    def get(self, name: str) -> str:
+        """The value here: its own, else the global one; an array's elements joined."""
+        if name in self.own:
+            return self.own[name]
+        elements = self._elements(name)
+        if not elements:
+            return self.options.get(name)
+        return OPTIONS[name].separator[0].join(elements[i] for i in sorted(elements))
+
+    def number(self, name: str) -> int:
+        return int(self.get(name))
+
+    def appended(self, name: str, value: str) -> str:
+        """`value` added to the value of its own (set -a: not to the one inherited)."""
+        current = self.own.get(name, "")
+        style = not is_user_option(name) and OPTIONS[name].kind == "style"
+        return f"{current},{value}" if style and current else current + value
+
+    def set(self, name: str, value: str, *, index: int | None = None,
+            append: bool = False) -> None:
+        """As Options.set, on the values of its own."""
+        if not self.options.is_array(name):
+            if index is not None:
+                raise OptionError(f"not an array: {name}[{index}]")
+            self.own[name] = self.options.check(name, value)
+            return
+        if index is not None:
+            self.own[f"{name}[{index}]"] = value
+            return
+        elements = self._elements(name)
+        if not append:
+            self.reset(name)
+            elements = {}
+        start = max(elements, default=-1) + 1
+        for offset, element in enumerate(_elements(value, OPTIONS[name].separator)):
+            self.own[f"{name}[{start + offset}]"] = element
+
+    def reset(self, name: str, index: int | None = None) -> None:
+        """set-option -u: its own value (an array's element) goes; the global one shows."""
+        if index is not None:
+            self.own.pop(f"{name}[{index}]", None)
+            return
+        self.own.pop(name, None)
+        for element in self._elements(name):
+            self.own.pop(f"{name}[{element}]", None)
+
+    def shown(self, name: str, index: int | None = None) -> list[tuple[str, str | None]]:
+        """What show-options lists for `name` here: its own value, nothing without one."""
+        if not self.options.is_array(name):
+            if index is not None:
+                raise OptionError(f"not an array: {name}")
+            return [(name, self.own[name])] if name in self.own else []
+        elements = self._elements(name)
+        if index is not None:
+            return [(f"{name}[{index}]", elements[index])] if index in elements else []
+        return [(f"{name}[{i}]", elements[i]) for i in sorted(elements)]
+
+    def inherited(self, name: str, index: int | None = None) -> list[tuple[str, str | None]]:
+        """`shown`, or what it inherits when it has no value of its own."""
+        return (self.shown(name, index) if self.is_set(name)
+                else self.options.shown(name, index))
+
+    def items(self, scopes: tuple[str, ...]) -> list[tuple[str, str | None]]:
+        """Its own options of `scopes` and its user options, as show-options lists them
+        (by name, so the user options first)."""
+        names = sorted({array_reference(key)[0] for key in self.own})
+        return [item for name in names
+                if is_user_option(name) or self.options.scope(name) in scopes
+                for item in self.shown(name)]
 
 
 def _check_number(value: str, option: Option) -> None:

@@ -108,17 +108,17 @@ class Pane:
         """The emulator's bell count when the alerts were last looked at."""
         self.taps: list[PaneTap] = []
         self.start_command: list[str] = []
+        """The command as it was given (#{pane_start_command}): none for the shell."""
         self.start_path = ""
         """The directory it was started in (#{pane_start_path}); "" for the server's."""
-        """The command as it was given (#{pane_start_command}): none for the shell."""
         self.mode: CopyMode | ClockMode | None = None
         """The pane's mode (copy-mode, view-mode or clock-mode), shown in its place by every client
         while the program's output goes on underneath, as tmux's modes are a pane's."""
-        self.mark_active()
 
     def mark_active(self) -> None:
         """Record that the pane was just made active (tmux's active_point: directional
-        select-pane prefers the most recently active of several neighbours)."""
+        select-pane prefers the most recently active of several neighbours; a pane never
+        made active has 0, and of those the first in order wins, as tmux's)."""
         global _ACTIVE_POINT
         _ACTIVE_POINT += 1
         self.active_point = _ACTIVE_POINT

@@ -25,13 +25,15 @@ _C_STYLE = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v",
 
 class Block(str):
     """A `{ }` argument: its text is its commands as a verb taking a command reads them;
-    `commands` are the commands themselves."""
+    `commands` are the commands themselves, `lines` the line of each in the file it was
+    read from (where an error in one is said to be)."""
 
     commands: list[list[str]]
+    lines: list[int]
 
-    def __new__(cls, commands: list[list[str]]) -> Block:
+    def __new__(cls, commands: list[list[str]], lines: list[int]) -> Block:
         block = super().__new__(cls, " ; ".join(command_line(argv) for argv in commands))
-        block.commands = commands
+        block.commands, block.lines = commands, lines
         return block
 
 

@@ -39,7 +39,7 @@ __all__ = [
     "version_mismatch",
 ]
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 MAGIC = b"termhost"
 MAX_PAYLOAD = 16 << 20
 """Largest payload accepted (a capture of the whole scrollback fits; a runaway does not)."""
@@ -101,6 +101,17 @@ class FrameType(enum.IntEnum):
     WAKEUP = 18
     """Attached client to server, after SUSPEND or LOCK: it has the terminal again (raw);
     the server takes it back and redraws everything."""
+    CONTROL = 19
+    """Client to server, before COMMAND: the client is in control mode (termhost -C;
+    payload b"2" for -CC). Its command's output comes back in %begin/%end blocks, as
+    OUTPUT lines; attached, it sends its input as INPUT (lines of commands, an empty one
+    to leave) and DETACH at its end, and takes notifications as OUTPUT (mux/control.py)."""
+    DETACH_HUP = 30
+    """Server to attached client: as DETACH, then the client sends SIGHUP to its parent
+    (detach-client -P, attach -x: tmux's MSG_DETACHKILL), which ends the shell it ran in."""
+    EXEC = 31
+    """Server to attached client: it detaches and runs the payload (SHELL NUL COMMAND) in
+    its place, `SHELL -c COMMAND`, printing nothing (detach-client -E: MSG_EXEC)."""
 
 
 class Frame(NamedTuple):

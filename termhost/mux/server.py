@@ -6,18 +6,17 @@ says HELLO, sends its environment, cwd and one command line, and gets the output
 the exit status back. A peer of another uid, a bad HELLO or a malformed frame drops that
 connection only. The server exits when its last session ends, or on `kill-server`.
 
-Run as `python -m termhost.mux.server --socket PATH`.
+Built and run by the composition root, termhost/serve.py, which gives it the clients'
+factory (the TUI's): mux/ never imports ui/.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import shutil
 import signal
 import socket
-import sys
 import time
 import traceback
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -38,15 +37,13 @@ from termhost.mux.hooks import Hooks
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import split_arguments
 from termhost.mux.messages import MessageLog
-from termhost.mux.model import Session, Window
-from termhost.mux.options import Options
+from termhost.mux.model import Session, SessionGroup, Window, Winlink
+from termhost.mux.options import Options, Scoped
 from termhost.mux.pane import Pane
 from termhost.mux.paths import (
     PANE_ID_VARIABLE,
     PANE_VARIABLE,
     PaneVariable,
-    SocketError,
-    bind_server_socket,
     pane_variable,
     peer_allowed,
     peer_credentials,
@@ -77,9 +74,9 @@ from termhost.snapshot import index
 from termhost.snapshot.queue import CaptureQueue
 
 if TYPE_CHECKING:
-    from termhost.mux.attached import Client
+    from termhost.mux.attached import Client, ClientFactory
 
-__all__ = ["Server", "main"]
+__all__ = ["Server"]
 _HANDSHAKE_TIMEOUT = 10.0
 
 
@@ -92,10 +89,15 @@ _NOT_INHERITED = ("TMUX", PANE_VARIABLE, PANE_ID_VARIABLE)
 class Server:
     """The sessions, and the loop that serves clients until nothing is left."""
 
-    def __init__(self, path: Path, listener: socket.socket) -> None:
+    def __init__(self, path: Path, listener: socket.socket, client_factory: ClientFactory
+                 ) -> None:
         self.path = path
         self.listener = listener
+        self.client_factory = client_factory
+        """Makes the client of a connection that attaches (the TUI's: termhost/serve.py)."""
         self.sessions: dict[str, Session] = {}
+        self.groups: dict[str, SessionGroup] = {}
+        """Session groups by name (new-session -t), while they have a session."""
         self.environment = Environment(
             {key: value for key, value in os.environ.items() if key not in _NOT_INHERITED})
         """The global environment: the server's own when it started (the starting
@@ -159,15 +161,22 @@ class Server:
         tmux shows them to the first session made once the file has been read."""
         if not self.config_causes or not self._configured.is_set() or not session.windows:
             return
-        pane = session.active_window.active
-        lines = list(self.config_causes)
+        self.show_in_view_mode(session.active_window.active, list(self.config_causes))
+        self.config_causes = []
+        self.refresh(session)
+
+    def show_in_view_mode(self, pane: Pane, lines: list[str]) -> None:
+        """`lines` in `pane`'s view mode, after those it shows already, as tmux's
+        window_copy_add: what a command run from a key binding or the command prompt
+        printed, a configuration's errors. Every client showing the pane sees it."""
         if isinstance(pane.mode, CopyMode) and pane.mode.name == "view-mode":
             lines = pane.mode.text + lines
         keys = self.options.get("mode-keys")
         pane.mode = CopyMode.of_text(lines, pane.terminal.cols, pane.terminal.rows,
                                      keys=keys, table=self.key_tables.mode_commands(keys))
-        self.config_causes = []
-        self.refresh(session)
+        for window in self.windows():
+            if pane in window.panes:
+                self.refresh_window(window)
 
     def marked_pane(self) -> tuple[Session, Window, Pane] | None:
         """Where the marked pane is, if it is still there."""
@@ -176,6 +185,18 @@ class Server:
                 if self.marked in window.panes:
                     return session, window, self.marked
         return None
+
+    def windows(self) -> list[Window]:
+        """Every window of the server, once each however often it is linked."""
+        seen: dict[int, Window] = {}
+        for session in self.sessions.values():
+            for window in session.windows:
+                seen.setdefault(window.id, window)
+        return list(seen.values())
+
+    def sessions_of(self, window: Window) -> list[Session]:
+        """The sessions `window` is linked to (tmux's window_linked_sessions)."""
+        return [session for session in self.sessions.values() if session.has(window)]
 
     def log_message(self, text: str) -> None:
         """Into the message log (show-messages), as many as message-limit kept."""
@@ -251,6 +272,11 @@ class Server:
                 else:
                     client.refresh(pane)
 
+    def refresh_window(self, window: Window) -> None:
+        """Redraw the clients of every session `window` is linked to."""
+        for session in self.sessions_of(window):
+            self.refresh(session)
+
     def refresh_all(self) -> None:
         """Redraw every client (an option that shows changed; the status bar may have come
         or gone, which changes the room the windows have)."""
@@ -274,6 +300,10 @@ class Server:
             program = "[tmux]" if window.active.mode is not None else None
             window.name = program or window.active.current_command() or window.name
         return window.name
+
+    def session_option(self, session: Session, name: str) -> str:
+        """A session option's value for `session`: its own, else the global one."""
+        return Scoped(self.options, session.options).get(name)
 
     def window_option(self, window: Window, name: str) -> str:
         """A window option's value for `window`: its own, else the global one."""
@@ -347,13 +377,17 @@ class Server:
         extra: Mapping[str, str] | None = None,
         *,
         update_environment: bool = True,
+        group: SessionGroup | None = None,
     ) -> Session:
-        """A session with one window running `args` (one string: through `sh -c`). Its
+        """A session with one window running `args` (one string: through `sh -c`), or in
+        `group` (new-session -t) the group's windows, at their indices, the first
+        current; named `GROUP-ID` when not given a name, as tmux names it. Its
         environment takes update-environment's variables from the creating client's
         `client_env` (unless not `update_environment`: new-session -E), and `extra`
         (new-session -e)."""
         session_id = self._next("session")
-        name = name if name is not None else str(session_id)
+        if name is None:
+            name = f"{group.name}-{session_id}" if group is not None else str(session_id)
         while name in self.sessions:  # an automatic name taken by an explicit one
             name = str(self._next("session"))
         session = Session(session_id, name, cols, rows, path=cwd or os.getcwd())
@@ -363,7 +397,17 @@ class Server:
         for key, value in (extra or {}).items():
             session.environment.set(key, value)
         env = self.environ_of(session)
-        await self.new_window(session, args, env, cwd, window_name, select=True)
+        if group is not None and group.sessions:
+            group.copy_links(group.sessions[0], session)
+            session.current, session.last = session.links[0], None
+            self.fit_session(session)
+        else:
+            await self.new_window(session, args, env, cwd, window_name, select=True)
+        if group is not None:
+            group.sessions.append(session)
+            for member in group.sessions:
+                member.group = group
+            self.groups[group.name] = group
         self.sessions[name] = session
         session.snapshot = SessionSnapshot(
             self.default_shell(env), cwd, env, self.snapshots, session.id, session.name,
@@ -391,31 +435,38 @@ class Server:
         rows = session.rows - (labels != "off" and session.rows >= 2)  # the label line's
         pane = await self._start_pane(session, args, env, cwd, session.cols, rows)
         if index is None:
-            index = session.free_index(self.options.number("base-index"))
+            index = session.free_index(int(self.session_option(session, "base-index")))
         layout = Cell[Pane]("pane", session.cols, session.rows, pane=pane)
-        window = Window(self._next("window"), index, name or pane.current_command(), layout, pane,
+        window = Window(self._next("window"), name or pane.current_command(), layout, pane,
                         automatic_name=name is None, labels=labels)
-        session.add(window, select=select)
-        self._watch(session, window, pane)
+        session.add(window, index, select=select)
+        self._watch(window, pane)
+        self.synchronize_group(session)
         self.refresh(session)
         self.hook("window-linked", session, window)
         return window
 
-    def _watch(self, session: Session, window: Window, pane: Pane) -> None:
-        """Wire a new pane: its end re-cuts the window, its output redraws the clients."""
-        pane.on_close = lambda closed: self._pane_closed(session, window, closed)
-        pane.on_output = lambda wrote: self._pane_wrote(session, wrote)
-        pane.yield_to_typing = lambda: session.typed_recently()
+    def _watch(self, window: Window, pane: Pane) -> None:
+        """Wire a pane into `window`: its end re-cuts the window, its output redraws the
+        clients of every session the window is linked to (looked up when it happens: a
+        window moves and links)."""
+        pane.on_close = lambda closed: self._pane_closed(window, closed)
+        pane.on_output = lambda wrote: self._pane_wrote(window, wrote)
+        pane.yield_to_typing = lambda: any(
+            session.typed_recently() for session in self.sessions_of(window))
 
-    def _pane_wrote(self, session: Session, pane: Pane) -> None:
+    def _pane_wrote(self, window: Window, pane: Pane) -> None:
         """Show what `pane` wrote, and act on its alerts: flags in the status bars, the
         bell rung on the clients' terminals, the clipboard set."""
-        self.refresh(session, layout_changed=False, pane=pane)
-        found = alerts.look(self, session, pane)
-        if found.flags_changed:
-            self.refresh(session)
-        if found.rang:
-            self.to_terminals("\a", session)
+        holders = self.sessions_of(window)
+        for session in holders:
+            self.refresh(session, layout_changed=False, pane=pane)
+        found = alerts.look(self, holders, window, pane)
+        for session in holders:
+            if found.flags_changed:
+                self.refresh(session)
+            if found.rang:
+                self.to_terminals("\a", session)
         for data in found.copied:
             self.buffers.set(data)
             self.to_terminals(alerts.clipboard_sequence(data))
@@ -491,13 +542,11 @@ class Server:
             left = whole.width, whole.height
             whole.width, whole.height = size_before
             layout.resize(whole, *left)
-        self._watch(session, window, pane)
+        self._watch(window, pane)
         window.fit_panes()
         if select:
             window.select(pane)
-        else:  # as tmux 3.3a's window_add_pane, which puts it first for last-pane
-            window.last = pane
-        self.refresh(session)
+        self.refresh_window(window)
 
     async def _start_pane(
         self,
@@ -524,13 +573,13 @@ class Server:
         pane_id = again.id if again is not None else self._next("pane")
         env = {
             **env,
-            "TERM": self.options.get("default-terminal"),
+            "TERM": self.session_option(session, "default-terminal"),
             PANE_VARIABLE: str(PaneVariable(self.path, os.getpid(), session.id)),
             PANE_ID_VARIABLE: f"%{pane_id}",
         }
         pane = await Pane.start(
             pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
-            history_limit=self.options.number("history-limit"),
+            history_limit=int(self.session_option(session, "history-limit")),
         )
         pane.start_command = list(args) if args or again is None else again.start_command
         return pane
@@ -546,7 +595,7 @@ class Server:
         for pane in window.panes[1:]:
             pane.on_close = None  # gone now, not when its process is
             pane.kill()
-            self._take_out(session, window, pane)
+            self._take_out(window, pane)
         window.zoomed = False
         return await self.respawn_pane(session, window, keep, args, env, cwd)
 
@@ -567,9 +616,9 @@ class Server:
             window.active = new
         if window.last is pane:
             window.last = new
-        self._watch(session, window, new)
+        self._watch(window, new)
         window.fit_panes()
-        self.refresh(session)
+        self.refresh_window(window)
         return new
 
     def break_pane(
@@ -577,57 +626,61 @@ class Server:
         name: str | None, *, select: bool,
     ) -> None:
         """break-pane: `pane` leaves its window for a new one of its own in `to` (at
-        `index`, else the lowest free one). A window of one pane stays as it is."""
-        if len(window.panes) == 1:
-            return
-        self._take_out(session, window, pane)
+        `index`, else the lowest free one); not the only pane of a window (the
+        verb moves the window then)."""
+        assert len(window.panes) > 1, "break-pane moves a window of one pane"
+        self._take_out(window, pane)
         if index is None:
-            index = to.free_index(self.options.number("base-index"))
+            index = to.free_index(int(self.session_option(to, "base-index")))
         cell = Cell[Pane]("pane", to.cols, to.rows, pane=pane)
-        new = Window(self._next("window"), index, name or pane.current_command(), cell, pane,
+        new = Window(self._next("window"), name or pane.current_command(), cell, pane,
                      automatic_name=name is None)
-        to.add(new, select=select)
-        self._watch(to, new, pane)
+        to.add(new, index, select=select)
+        self.synchronize_group(to)
+        self._watch(new, pane)
         self.fit_window(to, new)
         new.fit_panes()
         self.refresh(to)
 
-    def move_window(self, session: Session, window: Window, to: Session, index: int, *,
-                    select: bool) -> None:
-        """move-window to another session: `window` leaves `session` (which ends with
-        its last window) for index `index` of `to`, its panes now `to`'s, as tmux's
-        server_link_window then server_unlink_window. Its size is the clients' to
-        choose (with none, it keeps the one it has, as tmux)."""
-        session.remove(window)
-        window.index = index
-        to.add(window, select=select)
-        for pane in window.panes:
-            self._watch(to, window, pane)
+    def link_window(self, window: Window, to: Session, index: int, *, select: bool
+                    ) -> Winlink:
+        """link-window: `window` also at `index` of `to` (free: the caller makes room),
+        as tmux's server_link_window. Its size is the clients' to choose (with none, it
+        keeps the one it has, as tmux)."""
+        link = to.add(window, index, select=select)
+        self.synchronize_group(to)
         self.fit_session(to)
         self.hook("window-linked", to, window)
         self.refresh(to)
-        self.refresh(session)
-        if not session.windows:
-            self.hook("session-closed", session)
-        self.hook("window-unlinked", session, window)
-        self._end_if_empty(session)
+        return link
+
+    def move_window(self, session: Session, link: Winlink, to: Session, index: int, *,
+                    select: bool) -> None:
+        """move-window to another session: the window at `link` leaves `session` (which
+        ends with its last window) for index `index` of `to`, as tmux's
+        server_link_window then server_unlink_window."""
+        self.link_window(link.window, to, index, select=select)
+        self.unlink_window(session, link.window, link)
 
     def join_pane(
         self, session: Session, window: Window, pane: Pane,
         to: Session, into: Window, target: Pane, *,
         horizontal: bool, size: int | None, percentage: int | None, before: bool,
-        select: bool,
+        select: bool, full: bool = False,
     ) -> None:
-        """join-pane (move-pane): `pane` leaves its window and splits `target`'s cell,
-        as split-window would with a new pane. Raises LayoutError (no space) before
-        anything moves."""
-        layout.new_cell_size(into.layout.find(target), horizontal=horizontal, size=size,
-                             percentage=percentage, before=before)
-        self._take_out(session, window, pane)
+        """join-pane (move-pane): `pane` leaves its window and splits `target`'s cell (or
+        with `full` the whole window), as split-window would with a new pane. Raises
+        LayoutError (no space) before anything moves."""
+        layout.new_cell_size(into.layout if full else into.layout.find(target),
+                             horizontal=horizontal, size=size, percentage=percentage,
+                             before=before)
+        self._take_out(window, pane)
         if select:
-            to.select(into)
+            into_link = to.link_of(into)
+            if into_link is not None:
+                to.select(into_link)
         self._split_with(to, into, target, pane, horizontal=horizontal, size=size,
-                         percentage=percentage, before=before, select=select)
+                         percentage=percentage, before=before, select=select, full=full)
 
     def swap_panes(
         self, session: Session, window: Window, pane: Pane,
@@ -653,13 +706,13 @@ class Server:
             else:
                 window.select(other)
         window.zoomed = other_window.zoomed = False
-        self._watch(session, window, other)
-        self._watch(other_session, other_window, pane)
+        self._watch(window, other)
+        self._watch(other_window, pane)
         window.fit_panes()
         other_window.fit_panes()
-        self.refresh(session)
-        if other_session is not session:
-            self.refresh(other_session)
+        self.refresh_window(window)
+        if other_window is not window:
+            self.refresh_window(other_window)
 
     def rotate_window(self, session: Session, window: Window, *, down: bool) -> None:
         """rotate-window: every pane moves one place on (-D) or back (-U) in pane
@@ -673,7 +726,7 @@ class Server:
         window.active, window.last = panes[place], None
         window.zoomed = False
         window.fit_panes()
-        self.refresh(session)
+        self.refresh_window(window)
 
     def hook(self, name: str, session: Session, window: Window | None = None,
              pane: Pane | None = None) -> None:
@@ -689,13 +742,35 @@ class Server:
         self.hook("session-renamed", session)
 
     def kill_session(self, session: Session) -> None:
-        """Every pane of the session killed; the session goes with its last window."""
+        """Every pane of the session killed, but those of a window linked to another
+        session too, which only leaves this one (tmux's session_destroy); the session
+        goes with its last window."""
+        self._leave_group(session)  # the group's windows stay with the others
         for window in list(session.windows):
-            self.kill_window(window)
+            if len(self.sessions_of(window)) > 1:
+                self.unlink_window(session, window)
+            else:
+                self.kill_window(window)
 
     def kill_window(self, window: Window) -> None:
+        """kill-window: every pane killed, so the window leaves every session it is in."""
         for pane in window.panes:
             pane.kill()
+
+    def unlink_window(self, session: Session, window: Window,
+                      link: Winlink | None = None) -> None:
+        """`window` (at `link`, else at every place) leaves `session` and lives on where
+        else it is linked, as tmux's server_unlink_window; the session ends with its last
+        window."""
+        for place in [link] if link is not None else [
+                each for each in session.links if each.window is window]:
+            session.unlink(place)
+        self.synchronize_group(session)
+        self.refresh(session)
+        if not session.links:
+            self.hook("session-closed", session)
+        self.hook("window-unlinked", session, window)
+        self._end_if_empty(session)
 
     def _stays_dead(self, pane: Pane) -> bool:
         """remain-on-exit: whether a pane whose process ended stays, marked dead."""
@@ -705,20 +780,24 @@ class Server:
             return False
         return remain == "on" or status.returncode != 0
 
-    def _pane_closed(self, session: Session, window: Window, pane: Pane) -> None:
+    def _pane_closed(self, window: Window, pane: Pane) -> None:
+        holders = self.sessions_of(window)
         if self._stays_dead(pane):
             pane.show_dead()
-            self.refresh(session, layout_changed=False)
-            self.hook("pane-died", session, window, pane)
+            for session in holders:
+                self.refresh(session, layout_changed=False)
+            if holders:
+                self.hook("pane-died", holders[0], window, pane)
             return
-        if not pane.killed:
-            self.hook("pane-exited", session, window, pane)
-        self._take_out(session, window, pane)
+        if not pane.killed and holders:
+            self.hook("pane-exited", holders[0], window, pane)
+        self._take_out(window, pane)
 
-    def _take_out(self, session: Session, window: Window, pane: Pane) -> None:
+    def _take_out(self, window: Window, pane: Pane) -> None:
         """Remove `pane` from `window` (closed, or moving elsewhere): its space goes to
-        a neighbour; the window goes with its last pane, the session with its last
-        window."""
+        a neighbour; the window goes with its last pane from every session it is in,
+        a session with its last window."""
+        holders = self.sessions_of(window)
         remaining = layout.close(window.layout, pane)
         if remaining is not None:
             window.layout = remaining
@@ -729,22 +808,44 @@ class Server:
                 window.active = window.last or window.panes[0]
                 window.last = None
             window.fit_panes()
-            self.refresh(session)
+            for session in holders:
+                self.refresh(session)
             return
-        session.remove(window)
-        self.refresh(session)
-        if not session.windows:
-            self.hook("session-closed", session)
-        self.hook("window-unlinked", session, window)
-        self._end_if_empty(session)
+        for session in holders:
+            if session.has(window):  # not gone with a group's already
+                self.unlink_window(session, window)
+
+    def synchronize_group(self, session: Session) -> None:
+        """The windows of `session` made those of every session in its group, as tmux's
+        session_group_synchronize_from: after any window is made, linked, unlinked or
+        moved in it."""
+        group = session.group
+        if group is None or not session.links:
+            return  # an empty session ends, and the others keep their windows
+        for member in group.sessions:
+            if member is not session:
+                group.copy_links(session, member)
+                self.fit_session(member)
+                self.refresh(member)
+
+    def _leave_group(self, session: Session) -> None:
+        group = session.group
+        if group is None:
+            return
+        session.group = None
+        if session in group.sessions:
+            group.sessions.remove(session)
+        if not group.sessions and self.groups.get(group.name) is group:
+            del self.groups[group.name]
 
     def _end_if_empty(self, session: Session) -> None:
-        if not session.windows:
+        if not session.links:
             for client in list(self.clients):
                 if client.session is session:
                     client.detach("exited")
-        if not session.windows and self.sessions.get(session.name) is session:
+        if not session.links and self.sessions.get(session.name) is session:
             del self.sessions[session.name]
+            self._leave_group(session)
             if session.snapshot is not None:
                 session.snapshot.discard()
             if not self.sessions:
@@ -777,7 +878,7 @@ class Server:
                 PROTOCOL_VERSION, version).encode()))
             await writer.drain()
             return
-        context = Context(self)
+        context = Context(self, command_line=True)
         sock = writer.get_extra_info("socket")
         # tmux's name of a client without a terminal, in the message log:
         peer = f"client-{peer_credentials(sock)[0]}" if sock is not None else "client"
@@ -849,11 +950,6 @@ class Server:
     ) -> None:
         """Serve an attached client until it detaches or its session ends; `flags` are
         what it is (read-only, ignore-size)."""
-        # prompt_toolkit is loaded only once a client attaches.
-        from prompt_toolkit.data_structures import Size
-
-        from termhost.ui.app import AttachedClient
-
         assert context.size is not None
         cols, rows = context.size
 
@@ -864,8 +960,8 @@ class Server:
         fd = open_tty(context.tty) if context.tty_output else None
         direct = TtyOutput(fd, relay) if fd is not None else None
         send = direct.write if direct is not None else relay
-        client = AttachedClient(self, session, send, Size(rows=rows, columns=cols),
-                                env=context.env, force_256=context.force_256)
+        client = self.client_factory(self, session, send, cols, rows, env=context.env,
+                                     force_256=context.force_256)
         client.tty = context.tty
         client.flags = set(flags)
         sock = writer.get_extra_info("socket")
@@ -939,7 +1035,13 @@ class Server:
             self.fit_session(client.session)
             if client.session.windows:
                 self.hook("client-detached", client.session)
-        writer.write(encode_frame(FrameType.DETACH, client.detach_reason.encode()))
+        if client.detach_command is not None:
+            shell = self.default_shell(context.env)
+            writer.write(encode_frame(FrameType.EXEC,
+                                      f"{shell}\0{client.detach_command}".encode()))
+        else:
+            kind = FrameType.DETACH_HUP if client.detach_hangup else FrameType.DETACH
+            writer.write(encode_frame(kind, client.detach_reason.encode()))
         writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
         await writer.drain()
 
@@ -964,26 +1066,3 @@ async def _frames(reader: asyncio.StreamReader, decoder: FrameDecoder) -> AsyncI
             return
         for frame in decoder.feed(data):
             yield frame
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The server process: bind the socket, serve until the last session ends."""
-    parser = argparse.ArgumentParser(prog="termhost-server")
-    parser.add_argument("--socket", required=True, type=Path)
-    parser.add_argument("--config", help="a file of tmux commands to run first (-f)")
-    args = parser.parse_args(argv)
-    try:
-        listener = bind_server_socket(args.socket)
-    except SocketError as error:
-        print(f"termhost server: {error}", file=sys.stderr)
-        return 1
-
-    async def run() -> None:
-        await Server(args.socket, listener).serve(args.config)
-
-    asyncio.run(run())
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

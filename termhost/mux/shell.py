@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from termhost.mux.jobs import JOBS
 from termhost.process import Command, ExitStatus, spawn
 from termhost.process.fdwait import read_to_eof
 
@@ -34,9 +35,10 @@ async def run_shell(command: str, env: Mapping[str, str], cwd: str | None
         raise
     finally:
         os.close(write_end)
-    try:
-        output = await read_to_eof(read_end, _OUTPUT_LIMIT)
-    finally:
-        os.close(read_end)
-    status = await child.wait()
+    with JOBS.running(command, read_end, child.pid):
+        try:
+            output = await read_to_eof(read_end, _OUTPUT_LIMIT)
+        finally:
+            os.close(read_end)
+        status = await child.wait()
     return status, output.decode("utf-8", "replace")

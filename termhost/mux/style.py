@@ -21,8 +21,8 @@ from typing import Literal
 from termhost.mux.colour_names import colour_rgb
 from termhost.terminal.cell import Cell
 
-__all__ = ["ANSI_NAMES", "ATTRIBUTES", "Style", "StyleError", "parse_colour", "parse_style",
-           "style_cell"]
+__all__ = ["ANSI_NAMES", "ATTRIBUTES", "Style", "StyleError", "colour_string", "parse_colour",
+           "parse_style", "style_cell"]
 
 Align = Literal["default", "left", "centre", "right", "absolute-centre"]
 ListPart = Literal["off", "on", "focus", "left-marker", "right-marker"]
@@ -79,6 +79,20 @@ def parse_colour(text: str) -> str | None:
         return "bright" + ANSI_NAMES[int(text[1])]
     rgb = colour_rgb(text)
     return None if rgb is None else f"{rgb:06x}"
+
+
+def colour_string(text: str) -> str | None:
+    """A colour option's value as tmux keeps and shows it (colour_tostring of
+    colour_fromstring): `colour81` for `color81`, `#89b4fa` for `#89B4FA`, an X11 name
+    as its `#rrggbb`; None for a colour tmux refuses."""
+    colour = parse_colour(text)
+    if colour is None or not re.fullmatch(r"[0-9a-f]{6}", colour):
+        return colour
+    lowered = text.lower()
+    for prefix in ("colour", "color"):
+        if lowered.startswith(prefix):
+            return f"colour{int(text[len(prefix):])}"
+    return f"#{colour}"
 
 
 def _attribute_mask(text: str) -> frozenset[str] | None:

@@ -82,6 +82,13 @@ class Terminal:
         return self._history
 
     @property
+    def pending(self) -> str:
+        """The start of a sequence the application has not finished writing (`ESC [ 3`),
+        with all output so far applied: tmux's input_pending, for capture-pane -P."""
+        self.flush()
+        return self.parser.pending
+
+    @property
     def cols(self) -> int:
         return int(self._screen.columns)
 

@@ -24,6 +24,8 @@ PARAM_LIMIT = 65535
 """Largest parameter value kept (xterm and tmux clamp too): `CSI 99999999 C` is 65535."""
 OSC_LIMIT = 1 << 20
 """Longest OSC payload kept; an unterminated OSC beyond it is consumed and dropped."""
+_PENDING_LIMIT = OSC_LIMIT + 256
+"""Characters of a sequence partly read that `pending` keeps at most."""
 _MAX_PARAMS = 32
 _MAX_INTERMEDIATES = 2
 
@@ -83,15 +85,24 @@ class Parser:
         self._osc: list[str] = []
         self._osc_size = 0
         self._string_escape = False  # an ESC seen inside a string: ST if '\' follows
+        self._since_ground = ""
 
     @property
     def in_ground(self) -> bool:
         """No sequence is partly read: the next character starts fresh."""
         return self._state == _GROUND
 
+    @property
+    def pending(self) -> str:
+        """What arrived since the parser last left the ground state, while a sequence is
+        partly read (`ESC [ 3 1`, an OSC with no end yet): tmux's input_pending, which
+        capture-pane -P shows. "" in the ground state."""
+        return self._since_ground
+
     def reset(self) -> None:
         """Back to the ground state, dropping any partial sequence."""
         self._state = _GROUND
+        self._since_ground = ""
         self._clear()
 
     def feed(self, text: str) -> None:
@@ -101,6 +112,7 @@ class Parser:
         csi_match = _CSI_FAST.match
         length = len(text)
         offset = 0
+        left_ground: int | None = None  # where the last sequence begun in `text` began
         while offset < length:
             if self._state == _GROUND:
                 match = text_match(text, offset)
@@ -118,6 +130,7 @@ class Parser:
                         continue
                     self._state = _ESCAPE
                     self._clear()
+                    left_ground = offset
                 elif char < " ":
                     handler.execute(char)
                 # DEL and C1 are ignored in the ground state
@@ -128,6 +141,12 @@ class Parser:
                 continue
             self._step(text[offset])
             offset += 1
+        if self._state == _GROUND:
+            self._since_ground = ""
+        elif left_ground is not None:
+            self._since_ground = text[left_ground:left_ground + _PENDING_LIMIT]
+        elif len(self._since_ground) < _PENDING_LIMIT:  # the sequence goes on from before
+            self._since_ground = (self._since_ground + text)[:_PENDING_LIMIT]
 
     def _clear(self) -> None:
         self._private = self._params = self._intermediates = ""

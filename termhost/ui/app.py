@@ -51,6 +51,7 @@ from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.model import Session
+from termhost.mux.options import Scoped
 from termhost.mux.pane import Pane
 from termhost.mux.style import Style
 from termhost.mux.terminal_overrides import has_automatic_margins
@@ -59,7 +60,6 @@ from termhost.terminal.keys import encode_key, encode_paste
 from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
 from termhost.themes import ThemeError, load_theme
 from termhost.ui import borders, clock, copy_view
-from termhost.ui.actions import PrefixActions
 from termhost.ui.box import BOX_LINES
 from termhost.ui.choose_modes import Chooser, open_chooser
 from termhost.ui.colours import (
@@ -82,7 +82,6 @@ from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.popup import Popup
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
-from termhost.ui.viewer import TextView
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
@@ -95,8 +94,6 @@ INTERACTIVE_BYTES = 4096
 """Output since the last paint below which a pane is painted at once (see `refresh`)."""
 DISPLAY_PANES_TIME = 1.0
 """Seconds display-panes shows the numbers, as tmux's display-panes-time."""
-_VIEW_STYLES = {"": "", "match": "class:match", "position": "class:selection"}
-"""A view's parts (viewer.py) in the client's style classes, which themes colour."""
 _COLOR_DEPTHS = {16: ColorDepth.DEPTH_4_BIT, 256: ColorDepth.DEPTH_8_BIT,
                  TRUE_COLOUR: ColorDepth.DEPTH_24_BIT}
 
@@ -238,12 +235,12 @@ class AttachedClient:
         """The client process's pid and uid (#{client_pid}), from its connection."""
         self.created = self.activity = time.time()
         """When it attached, and last typed (#{client_created}, #{client_activity})."""
-        self._view: TextView | None = None
-        """Shown in place of the window while open (C-b ?)."""
         self._tree: Chooser | None = None
         """A choose mode (C-b s, C-b w, C-b =, C-b D, C-b f), shown in place of the
         window while open."""
         self.detach_reason = f"detached (from session {session.name})"
+        self.detach_hangup = False
+        self.detach_command: str | None = None
         self._detaching = False
         self.suspended = False
         """Away from its terminal (suspend-client, lock-client) until it wakes."""
@@ -285,7 +282,6 @@ class AttachedClient:
         self._driving: CopySession | None = None
         """How this client drives the active pane's mode (Pane.mode, the server's), kept
         while the mode lasts so that a wheel scroll knows the copy mode it started."""
-        self.actions = PrefixActions(self)
         self.mouse = MouseRouter(self)
         self._mouse_on = False
         """The client's terminal reports the mouse (option mouse)."""
@@ -301,6 +297,8 @@ class AttachedClient:
         every key until it closes."""
         self._message = ""
         """A message shown in place of the status bar (a failed command's error)."""
+        self._message_ignores_keys = False
+        """The message drops the keys typed until its delay ends (display-message -N)."""
         self.painter = Painter(self._output, self._cursor_left_at, self.depth)
         self.app.after_render += self._after_render
         self._drawn = False  # prompt_toolkit drew its first frame
@@ -331,10 +329,18 @@ class AttachedClient:
             self.close_overlay()  # a popup's program ends with the client, however it went
             self._input_cm.__exit__(None, None, None)
 
+    def option(self, name: str) -> str:
+        """A session option as this client's session has it: its own value (set-option
+        without -g), else the global one."""
+        return Scoped(self.server.options, self.session.options).get(name)
+
+    def number(self, name: str) -> int:
+        return int(self.option(name))
+
     @property
     def key_table(self) -> str:
         """The key table its next key is looked up in (#{client_key_table})."""
-        return self._table or self.server.options.get("key-table")
+        return self._table or self.option("key-table")
 
     def switch_key_table(self, table: str | None) -> None:
         """switch-client -T: the next key looked up in `table` (None: the default one);
@@ -350,7 +356,7 @@ class AttachedClient:
     def _repeat_in(self, table: str) -> None:
         """A repeating binding ran: `table` takes the next key for repeat-time."""
         self.switch_key_table(table)
-        milliseconds = self.server.options.number("repeat-time")
+        milliseconds = self.number("repeat-time")
         self._repeating = asyncio.get_running_loop().call_later(
             milliseconds / 1000, self.switch_key_table, None)
 
@@ -361,11 +367,11 @@ class AttachedClient:
         the default table, and if bound nowhere is dropped. The prefix key (or prefix2)
         in the default table switches to the prefix table. False: not a binding, the key
         goes to the pane (or its mode)."""
-        default = self.server.options.get("key-table")
+        default = self.option("key-table")
         table = self.key_table
         first, repeating = table, self._repeating is not None
         read_only = "read-only" in self.flags
-        prefixes = (self.server.options.get("prefix"), self.server.options.get("prefix2"))
+        prefixes = (self.option("prefix"), self.option("prefix2"))
         while True:
             if name in prefixes and table != "prefix":  # the prefix first, as tmux's
                 self.switch_key_table("prefix")
@@ -376,14 +382,15 @@ class AttachedClient:
                 first = table = default
                 repeating = False
                 continue
-            action = self.actions.action(table, name) if binding is not None else None
+            action = (self._binding_action(name, binding.command) if binding is not None
+                      else None)
             if action is not None and read_only and binding is not None and \
                     not _read_only_safe(binding.command):
                 self.switch_key_table(None)
                 return True  # a read-only client's keys do nothing else, as tmux's -r
             if action is not None:
                 if binding is not None and binding.repeat and \
-                        self.server.options.number("repeat-time"):
+                        self.number("repeat-time"):
                     self._repeat_in(table)
                 else:
                     self.switch_key_table(None)
@@ -408,8 +415,8 @@ class AttachedClient:
         text = self._decoder.decode(data)
         if self._typing_only(text):
             # Plain typing: the parser would hand the pane these very bytes, key by key.
-            self._key_pressed()
-            self._type(text.encode("utf-8", "surrogateescape"))
+            if not self._key_pressed():
+                self._type(text.encode("utf-8", "surrogateescape"))
             return
         if "\x1b" in text:  # maybe the start of a sequence: a lone ESC is a key later
             if self._escape_timer is not None:
@@ -424,18 +431,16 @@ class AttachedClient:
         """Keys that all go to the active pane as they are: no escape sequence, no
         prefix (nor prefix2), no binding in the default table (bind -n: C-h for
         vim-tmux-navigator), nothing half parsed, no prompt, view or pane numbers open."""
-        options = self.server.options
-        prefix2 = options.get("prefix2")
+        prefix2 = self.option("prefix2")
         return (
             bool(text)
             and "\x1b" not in text
-            and _key_text(options.get("prefix")) not in text
+            and _key_text(self.option("prefix")) not in text
             and (prefix2 == "None" or _key_text(prefix2) not in text)
             and self._table is None and "read-only" not in self.flags
             and not self._held and (self._binding is None or self._binding.done())
-            and next(self.server.key_tables.table(options.get("key-table")), None) is None
+            and next(self.server.key_tables.table(self.option("key-table")), None) is None
             and self._prompt is None
-            and self._view is None
             and self._tree is None
             and self._overlay is None
             and not self._pane_numbers
@@ -467,7 +472,7 @@ class AttachedClient:
 
     def _taking_keys(self) -> bool:
         return (self._prompt is not None or self._overlay is not None
-                or self._tree is not None or self._view is not None)
+                or self._tree is not None)
 
     def run_binding(self, work: Any) -> None:
         """A binding's command line, run as `spawn` runs work; the keys after it wait for
@@ -559,7 +564,7 @@ class AttachedClient:
     def _apply_mouse(self) -> None:
         """Mouse reporting on in the client's terminal while the option mouse is on, so
         that without it the terminal's own selection and scrolling work as usual."""
-        wanted = self.server.options.get("mouse") == "on"
+        wanted = self.option("mouse") == "on"
         if wanted != self._mouse_on:
             self._output.write_raw(MOUSE_ON if wanted else MOUSE_OFF)
             self._mouse_on = wanted
@@ -612,7 +617,7 @@ class AttachedClient:
             self._last_paint = asyncio.get_running_loop().time()
             self._output_at_paint = {pane: pane.output_bytes for pane in self._visible_panes()}
         window = self.session.active_window
-        if self._view is not None or self._tree is not None:  # they cover the panes
+        if self._tree is not None:  # it covers the panes
             if only is None:
                 self.painter.paint([], None)
             return
@@ -699,10 +704,10 @@ class AttachedClient:
     def _set_title(self) -> None:
         """set-titles on: the terminal's title is set-titles-string (the active pane's
         title by default), set again whenever it changes (OSC 2)."""
-        if self.server.options.get("set-titles") != "on":
+        if self.option("set-titles") != "on":
             return
         values = variables(self.session, server=self.server)
-        title = expand(self.server.options.get("set-titles-string"), values)
+        title = expand(self.option("set-titles-string"), values)
         title = "".join(char for char in title if char.isprintable())
         if title != self._title:
             self._title = title
@@ -785,9 +790,7 @@ class AttachedClient:
         fits = window is not None and (
             window.layout.width <= self.size.columns and height <= self.body_rows
         )
-        if self._view is not None:
-            body = Window(FormattedTextControl(self._view_text), style="class:view")
-        elif self._tree is not None:
+        if self._tree is not None:
             tree = self._tree
             body = Window(FormattedTextControl(lambda: tree.draw(
                 self.size.columns, self.body_rows)), style="class:view")
@@ -849,14 +852,6 @@ class AttachedClient:
             return VSplit(children, padding=1, padding_char="│", padding_style="class:border")
         return HSplit(children, padding=1, padding_char="─", padding_style="class:border")
 
-    def _view_text(self) -> StyleAndTextTuples:
-        assert self._view is not None
-        fragments: StyleAndTextTuples = []
-        for row in self._view.styled_rows(self.size.columns, self.body_rows):
-            fragments += [(_VIEW_STYLES[style], text) for style, text in row]
-            fragments.append(("", "\n"))
-        return fragments[:-1]
-
     def open_menu(self, items: list[tuple[str, str, str]], title: str, selected: Style,
                   place: Callable[[int, int], tuple[int, int]]
                   ) -> asyncio.Future[str | None] | None:
@@ -906,10 +901,6 @@ class AttachedClient:
         if self._overlay is not None:
             self._overlay.close()
 
-    def open_view(self, lines: list[str]) -> None:
-        self._view = TextView(lines)
-        self.relayout()
-
     def _status_line(self) -> StyleAndTextTuples:
         if self._prompt is not None:
             shown = "  " + " ".join(self._prompt.shown) if self._prompt.shown else ""
@@ -927,7 +918,7 @@ class AttachedClient:
 
     def prefix_bytes(self) -> bytes:
         """What the terminal sends for the prefix key (option prefix, C-b by default)."""
-        return _key_bytes(self.server.options.get("prefix"))
+        return _key_bytes(self.option("prefix"))
 
     def open_prompt(self, prompt: Prompt) -> None:
         """`prompt` in the status line, taking the keys; one open before it is closed
@@ -979,33 +970,33 @@ class AttachedClient:
         try:
             commands = split_commands(line, self.env())
         except LexError as error:
-            self.show_message(f"syntax error: {error}")
+            self.show_message(str(error))
             return
         # A binding's line keeps its commands apart with `\;` (as list-keys prints it),
         # which the lexer gives as `;` words: they separate the commands here.
         await self._run_commands(_commands([word for command in commands
                                             for word in [*command, ";"]][:-1]), pane=pane)
 
-    def execute(self, *argv: str, view: bool = False) -> None:
+    def execute(self, *argv: str) -> None:
         """A tmux command line on behalf of this client (commands separated by `;` words
-        run in turn); its error (or the first line it prints) goes to the status line for
-        display-time, as tmux shows it; with `view` what it prints is shown in a view over
-        the panes (list-buffers, as tmux)."""
+        run in turn), as `_run_commands` runs it."""
+        self.spawn(self._run_commands(_commands(argv)))  # redrawn when done
 
-        self.spawn(self._run_commands(_commands(argv), view=view))  # redrawn when done
-
-    async def _run_commands(self, commands: Sequence[Sequence[str]], *, view: bool = False,
+    async def _run_commands(self, commands: Sequence[Sequence[str]], *,
                             pane: Pane | None = None) -> None:
+        """Each command in turn through the server's command queue, for this client: what
+        it prints in the pane's view mode, its error in the status line for
+        display-time, as tmux shows them; the commands after a failed one do not run."""
         context = Context(self.server, self.env(), session=self.session, pane=pane,
                           client=self)
         for command in commands:
             result = await run_command(context, command)
-            output = result.stderr if result.status else result.stdout
-            if view and not result.status:
-                self.open_view(output.splitlines())
-            elif output.strip():
-                self.show_message(output.strip().splitlines()[0])
+            if result.stdout and not self._detaching:  # in view mode, as tmux shows it
+                self.server.show_in_view_mode(pane or self.active(),
+                                              result.stdout.splitlines())
             if result.status:
+                if result.stderr.strip():
+                    self.show_message(result.stderr.strip().splitlines()[0])
                 break  # as tmux, the commands after a failed one do not run
 
     def copy_mode(self, *, page_up: bool = False) -> None:
@@ -1046,27 +1037,6 @@ class AttachedClient:
             self.active().mode = None
         self.server.refresh(self.session)  # the pane as it is now, live again, everywhere
 
-    def _view_key(self, view: TextView, name: str) -> None:
-        """A key in a view (C-b ?, C-b #): move, close, or search it, as tmux's."""
-        action = view.press(name, self.body_rows)
-        if action is not None and action.kind == "exit":
-            self._view = None
-            self.relayout()
-        elif action is not None and action.kind == "prompt":
-            forward = action.text == "search-forward"
-
-            def search(answer: str) -> None:
-                view.search(answer, forward)
-                if view.message:
-                    self.show_message(view.message)
-                self.app.invalidate()
-
-            label = "(search down) " if forward else "(search up) "
-            self.open_prompt(Prompt(label, "", search))
-        elif view.message:
-            self.show_message(view.message)
-        self.app.invalidate()
-
     def choose_tree(self, *, windows: bool) -> None:
         """C-b s (choose-tree -Zs) and C-b w (-Zw): every session or window to pick one
         from, this client's pane selected."""
@@ -1099,7 +1069,9 @@ class AttachedClient:
                         elif target.startswith("%"):
                             window.select(pane)
                         self._switch_session(session)
-                        session.select(window)
+                        link = session.link_of(window)
+                        if link is not None:
+                            session.select(link)
                         return
 
     def step_session(self, step: int) -> None:
@@ -1136,27 +1108,35 @@ class AttachedClient:
             self._pane_numbers = False
             self.relayout()  # the numbers covered pane cells: repaint them
 
-    def show_message(self, message: str, milliseconds: int | None = None) -> None:
+    def show_message(self, message: str, milliseconds: int | None = None, *,
+                     ignore_keys: bool = False) -> None:
         """`message` in the status line for `milliseconds` (display-time when None; 0:
-        until a key is pressed), as tmux's display-message."""
+        until a key is pressed), as tmux's display-message; `ignore_keys` (-N) drops
+        the keys typed meanwhile, so that only the delay ends it (not a delay of 0)."""
         self._message = message
         self.server.log_message(f"{self.tty} message: {message}")
         if milliseconds is None:
-            milliseconds = self.server.options.number("display-time")
+            milliseconds = self.number("display-time")
+        self._message_ignores_keys = ignore_keys and milliseconds != 0
         if milliseconds:
             asyncio.get_running_loop().call_later(milliseconds / 1000, self._clear_message,
                                                   message)
         self._status_changed()
 
-    def _key_pressed(self) -> None:
+    def _key_pressed(self) -> bool:
         """A key (not a mouse event, nor the terminal's reply to a query) clears the
-        message shown, as tmux's status_message_clear."""
+        message shown, as tmux's status_message_clear; True when the message drops it
+        instead (display-message -N), as tmux's message_ignore_keys."""
+        if self._message and self._message_ignores_keys:
+            return True
         if self._message:
             self._clear_message(self._message)
+        return False
 
     def _clear_message(self, message: str) -> None:
         if self._message == message:
             self._message = ""
+            self._message_ignores_keys = False
             self._status_changed()
 
     def _dispatch(self, press: KeyPress, name: str) -> None:
@@ -1164,8 +1144,8 @@ class AttachedClient:
         (pane numbers, a prompt, which may be over a view or copy mode, a view, the tree,
         copy mode), else a binding of the root table, the prefix, a prefix binding, or
         the pane's."""
-        if press.key is Keys.CPRResponse:
-            return
+        if press.key is Keys.CPRResponse or (self._message and self._message_ignores_keys):
+            return  # a message of display -N drops every key, the mouse's too, as tmux's
         if self._overlay is not None:
             if press.key is not Keys.Vt100MouseEvent:
                 self._overlay.press(press, "Space" if name == " " else name)
@@ -1180,8 +1160,8 @@ class AttachedClient:
             self._key_pressed()
         if press.key is Keys.Vt100MouseEvent:
             event = parse_report(press.data)
-            idle = self._prompt is None and self._view is None and self._tree is None
-            if event is not None and idle and self.server.options.get("mouse") == "on":
+            idle = self._prompt is None and self._tree is None
+            if event is not None and idle and self.option("mouse") == "on":
                 self.mouse.handle(event)
             return
         if self._pane_numbers:
@@ -1198,13 +1178,10 @@ class AttachedClient:
                 self.app.invalidate()
             self._paint()  # the cursor where the prompt's is now
             return
-        if self._view is not None:
-            self._view_key(self._view, name)
-            return
         if self._tree is not None:
             self._tree_key(self._tree, name)
             return
-        prefixes = (self.server.options.get("prefix"), self.server.options.get("prefix2"))
+        prefixes = (self.option("prefix"), self.option("prefix2"))
         if "read-only" in self.flags:
             self._bound(name)
         elif self.copying is not None and name not in prefixes and self._table is None:
@@ -1215,6 +1192,17 @@ class AttachedClient:
             self.leave_copy_mode()  # any key ends the clock, and goes no further
         else:
             self._send_key(press.key, press.data)
+
+    def _binding_action(self, key: str, command: str) -> Callable[[], None]:
+        """What a key bound to `command` does: the command line, into the message log as
+        tmux's server_client_key_callback logs it, then through the command queue as a
+        typed one (the default bindings too: no command is special here)."""
+
+        def run() -> None:
+            self.server.log_message(f"{self.tty} key {key}: {command}")
+            self.run_binding(self.run_line(command))
+
+        return run
 
     def _copy_mode_key(self, name: str) -> None:
         """A key in copy mode: copy mode's own command (`send -X NAME` bindings, which

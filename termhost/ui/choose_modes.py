@@ -201,12 +201,13 @@ class TreeChooser(_Mode):
         assert window is not None
         name = server.window_name(window)
         if kind == "window":
-            return _Entry(f"={session.name}:{window.index}.", values, scope, {
-                "index": (window.index,), "name": (name,),
+            index = session.index_of(window)
+            return _Entry(f"={session.name}:{index}.", values, scope, {
+                "index": (index,), "name": (name,),
                 "time": (-window.activity_time, name)})
         assert pane is not None
         index = window.panes.index(pane)
-        return _Entry(f"={session.name}:{window.index}.{pane.name}", values, scope, {
+        return _Entry(f"={session.name}:{session.index_of(window)}.{pane.name}", values, scope, {
             "index": (index,), "name": (index,), "time": (pane.active_point,)})
 
     def _described(self) -> list[TreeSession]:

@@ -57,9 +57,9 @@ def targets_of(sessions: Iterable[Session]) -> list[str]:
     names: list[str] = []
     for session in sessions:
         names.append(session.name)
-        for window in session.windows:
-            names += [f"{session.name}:{window.index}", f"{session.name}:{window.name}"]
-            names += [pane.name for pane in window.panes]
+        for link in session.links:
+            names += [f"{session.name}:{link.index}", f"{session.name}:{link.window.name}"]
+            names += [pane.name for pane in link.window.panes]
     return list(dict.fromkeys(names))
 
 

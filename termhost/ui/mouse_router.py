@@ -107,10 +107,10 @@ class MouseRouter:
         client = self.client
         self._press = self._border = None
         if event.y >= client.body_rows:  # the status line
-            window = window_at(client.server, client.session, client.size.columns, event.x,
-                               client=client)
-            if window is not None and event.button == 0:
-                client.session.select(window)
+            link = window_at(client.server, client.session, client.size.columns, event.x,
+                             client=client)
+            if link is not None and event.button == 0:
+                client.session.select(link)
                 client.relayout()
             return
         found = self._where(event.x, event.y)

@@ -23,8 +23,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from termhost.mux.format_draw import StatusRange, format_draw
 from termhost.mux.format_scope import Redraw, format_target
 from termhost.mux.formats import expand
-from termhost.mux.model import Session, Window
+from termhost.mux.model import Session, Winlink
 from termhost.mux.option_table import TMUX_OPTIONS
+from termhost.mux.options import Scoped
 from termhost.mux.style import ANSI_NAMES, Style, StyleError, parse_colour, parse_style
 from termhost.terminal.cell import WIDE_STUB, Cell
 from termhost.ui.colours import PTK_ANSI
@@ -42,11 +43,11 @@ _DEFAULT_STATUS_STYLE = next(option.default for option in TMUX_OPTIONS
                              if option.name == "status-style")
 
 
-def _base(server: Server) -> Style:
+def _base(options: Scoped) -> Style:
     """The line's own style: status-style, then status-fg and status-bg over it where
     they are not `default`, as tmux's status_redraw sets its default cell."""
-    value = server.options.get("status-style")
-    fg, bg = (parse_colour(server.options.get(name)) for name in ("status-fg", "status-bg"))
+    value = options.get("status-style")
+    fg, bg = (parse_colour(options.get(name)) for name in ("status-fg", "status-bg"))
     if value == _DEFAULT_STATUS_STYLE and fg == bg == "default":
         return Style(fg=_THEME, bg=_THEME)
     try:
@@ -61,12 +62,14 @@ def status_line(server: Server, session: Session, width: int, *,
                 client: object | None = None, redraw: Redraw | None = None
                 ) -> tuple[list[Cell], list[StatusRange]]:
     """The cells of the status line of `client`, attached to `session`, `width` columns
-    wide, and its mouse ranges; `redraw` is called when a `#()` in it printed."""
-    template = server.options.shown("status-format", 0)
+    wide, and its mouse ranges; `redraw` is called when a `#()` in it printed. The
+    session's own options (set-option without -g) over the global ones."""
+    options = Scoped(server.options, session.options)
+    template = options.inherited("status-format", 0)
     text = template[0][1] if template and template[0][1] is not None else ""
     values, scope = format_target(server, session, owner=client, redraw=redraw)
     expanded = expand(text, values, scope=scope, strftime=True)
-    return format_draw(expanded, _base(server), width)
+    return format_draw(expanded, _base(options), width)
 
 
 _ATTRIBUTES = (("bold", "bold"), ("faint", "dim"), ("italics", "italic"),
@@ -121,11 +124,11 @@ def status_bar(server: Server, session: Session, width: int, *, last_cell: bool 
 
 
 def window_at(server: Server, session: Session, width: int, x: int, *,
-              client: object | None = None) -> Window | None:
+              client: object | None = None) -> Winlink | None:
     """The window whose range in the status line of `client` covers column `x` (a click
     on it selects it, as tmux's MouseDown1Status)."""
     _, ranges = status_line(server, session, width, client=client)
     for found in ranges:
         if found.kind == "window" and found.start <= x < found.end:
-            return next((w for w in session.windows if w.index == found.argument), None)
+            return session.link_at(found.argument)
     return None

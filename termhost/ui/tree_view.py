@@ -29,15 +29,15 @@ def describe(server: Server) -> list[TreeSession]:
     attached = {client.session for client in server.clients}
     return [
         TreeSession(session.id, session.name, attached=session in attached, windows=[
-            TreeWindow(window.id, window.index, server.window_name(window),
-                       session.window_flags(window),
-                       current=window is session.active_window, panes=[
+            TreeWindow(window.id, link.index, server.window_name(window),
+                       session.window_flags(link),
+                       current=link is session.current, panes=[
                            TreePane(pane.id, index, pane.current_command(),
                                     title="" if pane.terminal.screen.title in ("", host)
                                     else pane.terminal.screen.title,
                                     active=pane is window.active)
                            for index, pane in enumerate(window.panes)])
-            for window in session.windows])
+            for link in session.links for window in [link.window]])
         for session in server.sessions.values()
     ]
 

@@ -32,3 +32,27 @@ def test_relative_targets_read_as_tmux_reads_them(both: BothServers) -> None:
               ["swap-pane", "-d", "-s", "0", "-t", "1"]]
     both.after_each(steps, WHERE)
     both.after_each([["list-windows", "-a", "-F", "#S:#I #W"]], WHERE)
+
+
+def test_windows_and_panes_named_by_where_they_are_as_tmux(both: BothServers) -> None:
+    # cmd_find_get_window_with_session's `+ - ^ $ ! =N {start} {end} {last} {next}
+    # {previous}` and cmd_find_get_pane_with_window's `+ - ! {last} {next} {top} ...
+    # {left-of}`: panes never made active are equal (the first wins), as tmux's.
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "-x", "80", "-y", "24",
+                        "sleep 1000").returncode == 0
+        both.run(name, "split-window", "-d", "-h", "sleep 1000")
+        both.run(name, "split-window", "-d", "-t", ":.1", "sleep 1000")
+        for _ in range(3):
+            both.run(name, "new-window", "-d", "sleep 1000")
+    panes = [":.+", ":.-", ":.+2", ":.{next}", ":.{previous}", ":.{top}", ":.{bottom}",
+             ":.{left}", ":.{right}", ":.{top-left}", ":.{top-right}", ":.{bottom-left}",
+             ":.{bottom-right}", ":.{right-of}", ":.{down-of}", ":.{left-of}", ":.!", "+",
+             "-", "{top}", "{bottom-right}"]
+    windows = [":+", ":-", ":^", ":$", ":!", ":=2", ":{start}", ":{end}", ":{last}",
+               ":{next}", ":{previous}", ":+2", "+", "-2", "^", "$", "{end}"]
+    steps = [["select-pane", "-t", target] for target in panes]
+    steps += [["select-window", "-t", target] for target in windows]
+    steps += [["last-pane"], ["select-pane", "-t", ":.!"], ["last-window"],
+              ["kill-pane", "-t", "{top-right}"], ["select-pane", "-t", ":.{right}"]]
+    both.after_each(steps, WHERE)

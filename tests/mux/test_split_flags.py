@@ -8,6 +8,8 @@ from tests.conftest import BothServers, wait_until
 
 LAYOUT = ["display", "-p", "-t", "s:", "#{window_layout} #{window_zoomed_flag} #{pane_index}"]
 
+PANE_SIZES = ["list-panes", "-t", "s:1", "-F", "#{pane_id} #{pane_width}x#{pane_height}"]
+
 
 def test_full_size_splits_and_zoom(both: BothServers) -> None:
     steps = [
@@ -22,6 +24,9 @@ def test_full_size_splits_and_zoom(both: BothServers) -> None:
         ["split-window", "-t", "s:1", "-d", "-Z", "sleep 1000"],  # the old pane zoomed
     ]
     both.after_each(steps, LAYOUT)
+    # The new pane behind the zoom keeps the size it started with, the window's (libtmux's
+    # test_split_window_zoom pins it).
+    assert both.answers("termhost", PANE_SIZES) == both.answers("tmux", PANE_SIZES)
 
 
 def test_e_sets_the_new_panes_environment(both: BothServers) -> None:

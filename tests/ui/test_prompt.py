@@ -452,13 +452,13 @@ def test_termhosts_own_verbs_options_and_values() -> None:
 
 
 def test_targets_of_sessions_windows_and_panes() -> None:
-    def window(index: int, name: str, *panes: str) -> SimpleNamespace:
-        return SimpleNamespace(index=index, name=name,
-                               panes=[SimpleNamespace(name=pane) for pane in panes])
+    def link(index: int, name: str, *panes: str) -> SimpleNamespace:
+        window = SimpleNamespace(name=name, panes=[SimpleNamespace(name=pane) for pane in panes])
+        return SimpleNamespace(index=index, window=window)
 
     sessions = [
-        SimpleNamespace(name="main", windows=[window(0, "sh", "%0", "%2"), window(1, "1")]),
-        SimpleNamespace(name="logs", windows=[window(0, "tail", "%1")]),
+        SimpleNamespace(name="main", links=[link(0, "sh", "%0", "%2"), link(1, "1")]),
+        SimpleNamespace(name="logs", links=[link(0, "tail", "%1")]),
     ]
     assert targets_of(cast(list[Session], sessions)) == [
         "main", "main:0", "main:sh", "%0", "%2", "main:1", "logs", "logs:0", "logs:tail", "%1"]

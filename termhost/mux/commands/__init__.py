@@ -22,9 +22,15 @@ from termhost.mux.format_variables import variables
 from termhost.mux.formats import FormatScope, expand, format_true
 from termhost.mux.hooks import AFTER_COMMANDS
 from termhost.mux.lexer import split_commands
-from termhost.mux.model import Session, Window
+from termhost.mux.model import Session, Window, Winlink
 from termhost.mux.pane import Pane
-from termhost.mux.targets import TargetKind, anchored, window_named
+from termhost.mux.targets import (
+    TargetKind,
+    anchored,
+    is_pane_token,
+    pane_by_token,
+    window_named,
+)
 from termhost.mux.verbs import VERBS, UsageError, Verb, lookup, not_implemented, parse_flags
 
 if TYPE_CHECKING:
@@ -81,6 +87,9 @@ class Context:
     client: Client | None = None
     """The attached client that asked (its key binding, its prompt): the verbs of a
     target-client given no -t act on it, as tmux's cmdq_get_client."""
+    command_line: bool = False
+    """A command-line client asked (tmux's client without a terminal), not the server
+    itself (its -f file, a hook): what source-file says goes to that client as tmux's."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -151,7 +160,7 @@ def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None
             flags[letter] = anchored(spec, "index" if verb.name == "new-window" else kind,
                                      current, window)
             bare = spec and spec[0] not in "$@%={~" and ":" not in spec and "." not in spec
-            if bare and flags[letter] == spec:
+            if bare and flags[letter] == spec and not verb.target_may_fail:
                 try:  # not a window (pane) of the current session: a session, or nothing
                     find_session(context.server, spec)
                 except CommandError:
@@ -232,51 +241,88 @@ def find_session(server: Server, target: str | None) -> Session:
 def find_pane(server: Server, target: str | None) -> tuple[Session, Window, Pane]:
     """`-t` as a pane: `%ID`, `@ID`, SESSION[:WINDOW[.PANE]] (indexes or names), or the
     marked pane (`{marked}`, `~`)."""
+    session, link, pane = find_winlink(server, target)
+    return session, link.window, pane
+
+
+def find_winlink(server: Server, target: str | None) -> tuple[Session, Winlink, Pane]:
+    """`find_pane`, with the place of the window in its session: which of the indices
+    a window linked twice (link-window) stands at, for the verbs that act on the place
+    (select-window, unlink-window) and the formats that print it (#{window_index})."""
     if target in ("{marked}", "~"):
         marked = server.marked_pane()
         if marked is None:
             raise CommandError("no marked target")
-        return marked
+        session, window, pane = marked
+        return session, _placed(session, window), pane
     if target and target[0] in "%@":
         kind = "pane" if target[0] == "%" else "window"
-        for session in server.sessions.values():
-            for window in session.windows:
-                if target == f"@{window.id}":
-                    return session, window, window.active
-                for pane in window.panes:
-                    if target == pane.name:
-                        return session, window, pane
+        for window in server.windows():
+            if target == f"@{window.id}":
+                session = best_session_with(server, window)
+                return session, _placed(session, window), window.active
+            for pane in window.panes:
+                if target == pane.name:
+                    session = best_session_with(server, window)
+                    return session, _placed(session, window), pane
         raise CommandError(f"can't find {kind}: {target}")
     session = find_session(server, target)
-    window = session.active_window
-    pane = window.active
+    link = session.current
+    assert link is not None, "a session always has a window"
+    pane = link.window.active
     if target and ":" in target:
         spec = target.split(":", 1)[1]
         window_part, _, pane_part = spec.partition(".")
         if window_part:
-            window = _find_window(session, window_part)
-            pane = window.active
+            link = _find_window(session, window_part)
+            pane = link.window.active
         if pane_part:
-            panes = window.panes
+            panes = link.window.panes
             by_id = [each for each in panes if each.name == pane_part]
+            by_token = (pane_by_token(link.window, pane_part) if is_pane_token(pane_part)
+                        else None)
             if pane_part.isdigit() and int(pane_part) < len(panes):
                 pane = panes[int(pane_part)]
             elif by_id:  # `=s:1.%5`, as choose-tree names a pane in its template
                 pane = by_id[0]
+            elif by_token is not None:  # `+`, `!`, `{top}`...
+                pane = by_token
             else:
                 raise CommandError(f"can't find pane: {pane_part}")
-    return session, window, pane
+    return session, link, pane
+
+
+def best_session_with(server: Server, window: Window) -> Session:
+    """The session a target naming only a window (`@ID`, `%ID`) means, as tmux's
+    cmd_find_best_session_with_window: of those it is linked to, the one most
+    recently active."""
+    holders = [s for s in server.sessions.values() if s.has(window)]
+    assert holders, f"@{window.id} is in no session"
+    return max(holders, key=lambda s: (s.activity_time, s.id))
+
+
+def _placed(session: Session, window: Window) -> Winlink:
+    link = session.link_of(window)
+    assert link is not None, f"@{window.id} is not linked to ${session.id}"
+    return link
 
 
 def find_source(context: Context, flags: dict[str, str]) -> tuple[Session, Window, Pane]:
     """-s: the pane (window) a command moves; by default the current one (the pane the
     command runs in, or the active one of the asking client's session)."""
+    session, link, pane = find_source_link(context, flags)
+    return session, link.window, pane
+
+
+def find_source_link(context: Context, flags: dict[str, str]
+                     ) -> tuple[Session, Winlink, Pane]:
+    """`find_source` with the window's place (move-window, link-window, swap-window)."""
     if "s" in flags:
-        return find_pane(context.server, flags["s"])
+        return find_winlink(context.server, flags["s"])
     if context.pane is not None:
-        return find_pane(context.server, context.pane.name)
+        return find_winlink(context.server, context.pane.name)
     session = context.session
-    return find_pane(context.server, f"${session.id}" if session is not None else None)
+    return find_winlink(context.server, f"${session.id}" if session is not None else None)
 
 
 def find_destination(server: Server, target: str | None, default: Session) -> tuple[
@@ -292,11 +338,11 @@ def find_destination(server: Server, target: str | None, default: Session) -> tu
     return session, int(spec)
 
 
-def _find_window(session: Session, spec: str) -> Window:
-    window = window_named(session, spec)
-    if window is None:
+def _find_window(session: Session, spec: str) -> Winlink:
+    link = window_named(session, spec)
+    if link is None:
         raise CommandError(f"can't find window: {spec}")
-    return window
+    return link
 
 
 def expand_at(context: Context, template: str, target: str | None) -> str:
@@ -307,8 +353,8 @@ def expand_at(context: Context, template: str, target: str | None) -> str:
     if not server.sessions:
         values, scope = format_target(server)
     else:
-        session, window, pane = find_pane(server, target)
-        values, scope = format_target(server, session, window, pane)
+        session, link, pane = find_winlink(server, target)
+        values, scope = format_target(server, session, link.window, pane, link=link)
     if context.formats:
         values.update(context.formats)
     return expand(template, values, scope=scope)

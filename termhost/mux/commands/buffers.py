@@ -7,6 +7,7 @@ import os
 
 from termhost.mux.buffers import Buffer, PasteBuffers, sample
 from termhost.mux.commands import CommandError, Context, Result, command, find_pane, listed
+from termhost.mux.commands.clients import find_client, terminal_of
 from termhost.terminal.keys import PASTE_END, PASTE_START
 
 _LIST_FORMAT = '#{buffer_name}: #{buffer_size} bytes: "#{buffer_sample}"'
@@ -23,7 +24,8 @@ def _buffer(buffers: PasteBuffers, name: str | None) -> Buffer:
 @command("set-buffer")
 async def set_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A new buffer, or -b's replaced (-a: appended to); -n renames -b's (or the
-    most recent)."""
+    most recent). -w also puts the buffer on the clipboard of the current client's
+    terminal, or -t's."""
     buffers = context.server.buffers
     if "n" in flags:
         buffers.rename(_buffer(buffers, flags.get("b")), flags["n"])
@@ -33,9 +35,24 @@ async def set_buffer(context: Context, flags: dict[str, str], args: list[str]) -
         raise CommandError("no data specified")
     if not args[0] and "b" not in flags:
         return Result()  # tmux makes no empty automatic buffer
-    buffers.set(args[0].encode("utf-8", "surrogateescape"), flags.get("b"),
-                append="a" in flags)
+    buffer = buffers.set(args[0].encode("utf-8", "surrogateescape"), flags.get("b"),
+                         append="a" in flags)
+    await _to_clipboard(context, flags, buffer.data)
     return Result()
+
+
+async def _to_clipboard(context: Context, flags: dict[str, str], data: bytes) -> None:
+    """-w: `data` on the clipboard of -t's terminal, or the current client's, as tmux's
+    tty_set_selection: OSC 52 through the terminal's Ms, only when it has Ms. A client
+    that is not there is no error (tmux's CMD_CLIENT_CANFAIL)."""
+    if "w" not in flags:
+        return
+    client = find_client(context, flags.get("t"), quiet=True)
+    if client is None:
+        return
+    sequence = (await terminal_of(context, client)).selection(data)
+    if sequence is not None:
+        client.write_terminal(sequence)
 
 
 @command("show-buffer")
@@ -112,6 +129,8 @@ async def load_buffer(context: Context, flags: dict[str, str], args: list[str]) 
     except OSError as error:
         raise CommandError(f"{args[0]}: {error.strerror}") from None
     context.server.buffers.set(data, flags.get("b"))
+    if data:
+        await _to_clipboard(context, flags, data)
     return Result()
 
 

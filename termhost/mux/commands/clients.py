@@ -21,6 +21,8 @@ from termhost.mux.commands import (
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables, client_variables
 from termhost.mux.formats import expand
+from termhost.mux.jobs import JOBS
+from termhost.mux.tty_term import TerminalDescription, describe_terminal
 
 if TYPE_CHECKING:
     from termhost.mux.attached import Client
@@ -43,10 +45,18 @@ def find_client(context: Context, target: str | None, *,
 def find_client(context: Context, target: str | None, *,
                 quiet: bool = False) -> Client | None:
     """-t as a client, as tmux's cmd_find_client: its terminal's path (`/dev/pts/3`, or
-    `pts/3`); the current client when none is given. `quiet` (display-message -c): None
-    rather than `can't find client`."""
+    `pts/3`); the current client when none is given. `quiet` (display-message -c, a
+    target client that may be missing): None rather than `can't find client` or `no
+    current client`."""
     if target is None:
-        return context.client if context.client is not None else _clients(context)[0]
+        if context.client is not None:
+            return context.client
+        try:
+            return _clients(context)[0]
+        except CommandError:
+            if quiet:
+                return None
+            raise
     for client in context.server.clients:
         if target in (client.tty, client.tty.removeprefix("/dev/")):
             return client
@@ -58,7 +68,8 @@ def find_client(context: Context, target: str | None, *,
 @command("detach-client")
 async def detach_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The current client, or -t's; -s every client of a session; -a every client but
-    the current (or -t's) one."""
+    the current (or -t's) one. -P sends SIGHUP to each one's parent (its shell ends),
+    -E runs a shell command in its place."""
     server = context.server
     if "s" in flags:
         session = find_session(server, flags["s"])
@@ -69,8 +80,16 @@ async def detach_client(context: Context, flags: dict[str, str], args: list[str]
     else:
         leaving = [find_client(context, flags.get("t"))]
     for client in leaving:
-        client.detach()
+        hang_up(client, "P" in flags, flags.get("E"))
     return Result()
+
+
+def hang_up(client: Client, hangup: bool, command: str | None = None) -> None:
+    """Detach `client`, with SIGHUP to its parent (`hangup`) or to run `command` in its
+    place, in tmux's words: `detached and SIGHUP (from session NAME)`."""
+    client.detach_hangup, client.detach_command = hangup, command
+    client.detach(f"detached and SIGHUP (from session {client.session.name})"
+                  if hangup else None)
 
 
 _LIST_FORMAT = ("#{client_name}: #{session_name} [#{client_width}x#{client_height} "
@@ -148,11 +167,34 @@ _MESSAGE_FORMAT = "#{t/p:message_time}: #{message_text}"
 @command("show-messages")
 async def show_messages(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The server's message log, newest first: each client's commands, bindings run and
-    status-line messages. It needs a client, as tmux's does (`no current client`)."""
-    find_client(context, flags.get("t"))
-    lines = []
-    for message in context.server.messages.newest_first():
-        values = {"message_text": message.text, "message_number": str(message.number),
-                  "message_time": str(int(message.time))}
-        lines.append(expand(_MESSAGE_FORMAT, values) + "\n")
-    return Result(stdout="".join(lines))
+    status-line messages. -T instead describes the clients' terminals (only -t's, given
+    one) and -J lists the running jobs, after a blank line, as tmux 3.3a's. It needs a
+    client, as tmux's does (`no current client`)."""
+    client = find_client(context, flags.get("t"))
+    lines: list[str] = []
+    if "T" in flags:
+        clients = sorted(context.server.clients, key=lambda each: -each.created)
+        for number, shown in enumerate(each for each in clients
+                                       if "t" not in flags or each is client):
+            term = await terminal_of(context, shown)
+            lines += [f"Terminal {number}: {term.name} for {shown.tty}, "
+                      f"flags=0x{term.flags:x}:", *term.describe()]
+    if "J" in flags:
+        jobs = JOBS.summary()
+        lines += [""] * bool(lines and jobs) + jobs
+    if "T" not in flags and "J" not in flags:
+        for message in context.server.messages.newest_first():
+            values = {"message_text": message.text, "message_number": str(message.number),
+                      "message_time": str(int(message.time))}
+            lines.append(expand(_MESSAGE_FORMAT, values))
+    return Result(stdout="".join(line + "\n" for line in lines))
+
+
+async def terminal_of(context: Context, client: Client) -> TerminalDescription:
+    """The client's terminal as tmux describes it, with the server's terminal-features
+    and terminal-overrides and the terminfo of the client's environment."""
+    def elements(name: str) -> list[str]:
+        return [value for _, value in context.server.options.shown(name) if value is not None]
+
+    return await describe_terminal(client.term, client.env(), elements("terminal-features"),
+                                   elements("terminal-overrides"))

@@ -54,7 +54,7 @@ async def set_hook(context: Context, flags: dict[str, str], args: list[str]) -> 
     try:
         commands = split_commands(args[1], {**os.environ, **context.env})
     except LexError as error:
-        raise CommandError(f"syntax error: {error}") from None
+        raise CommandError(str(error)) from None
     for argv in commands:
         if argv and lookup(argv[0]) is None:
             raise CommandError(f"unknown command: {argv[0]}")

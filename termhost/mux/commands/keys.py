@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from termhost.mux.bindings import is_mouse_key, key_name
 from termhost.mux.commands import (
     CommandError,
     Context,
@@ -11,17 +10,11 @@ from termhost.mux.commands import (
     aliased,
     command,
 )
+from termhost.mux.commands.clients import find_client
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.printing import Block, command_list
 from termhost.mux.verbs import VERBS, lookup
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_key
-
-_MOUSE_KEYS = ("WheelUpPane", "WheelDownPane")
-"""Mouse keys a table can bind (copy mode scrolls with them) though no terminal types them."""
-_MOUSE_KEY = re.compile(
-    r"(?:(?:Mouse(?:Down|Up|Drag|DragEnd)|(?:Second|Double|Triple)Click)[123]|Wheel(?:Up|Down))"
-    r"(?:Pane|Border|Status|StatusLeft|StatusRight|StatusDefault)")
-"""tmux's names of mouse keys (key_string_lookup_string), with their C-, M-, S- prefixes."""
 
 
 def _key_table(flags: dict[str, str]) -> str:
@@ -30,15 +23,16 @@ def _key_table(flags: dict[str, str]) -> str:
     return "root" if "n" in flags else flags.get("T", "prefix")
 
 
-def _key_name(key: str) -> str:
-    if key in _MOUSE_KEYS or _MOUSE_KEY.fullmatch(key.removeprefix("C-").removeprefix(
-            "M-").removeprefix("S-")):
+def _key_name(key: str, error: str = "unknown key") -> str:
+    """The name tmux gives the key `key` names (`C-d` for `^D`, `Space` for ` `), as
+    its key_string_lookup_string then key_string_lookup_key; else `error: KEY`."""
+    if is_mouse_key(key):
         return key
     try:
         encode_key(key, KeyModes())
     except UnknownKey:
-        raise CommandError(f"unknown key: {key}") from None
-    return key
+        raise CommandError(f"{error}: {key}") from None
+    return key_name(key)
 
 
 @command("bind-key")
@@ -59,7 +53,7 @@ async def bind_key(context: Context, flags: dict[str, str], args: list[str]) -> 
         try:  # args_make_commands parses it
             commands = split_commands(words[0], context.env)
         except LexError as error:
-            raise CommandError(f"syntax error: {error}") from None
+            raise CommandError(str(error)) from None
     commands = [aliased(context.server, argv) for argv in commands]
     unknown = next((argv[0] for argv in commands if lookup(argv[0]) is None), None)
     if unknown is not None:
@@ -96,13 +90,25 @@ async def unbind_key(context: Context, flags: dict[str, str], args: list[str]) -
 @command("list-keys")
 async def list_keys(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """Every table, or the table -T, as tmux prints it (of one key, given one); -N the
-    prefix keys' notes."""
+    keys' notes instead (see KeyTables.list_notes for -1, -a and -P, which only -N
+    reads, as tmux 3.3a's). -1 shows its line in the current client's status line when
+    there is one, as tmux's status_message_set."""
+    key = _key_name(args[0], "invalid key") if args else None
     table = flags.get("T")
-    if table is not None and not context.server.key_tables.exists(table):
+    tables = context.server.key_tables
+    if table is not None and not tables.exists(table):
         raise CommandError(f"table {table} doesn't exist")
-    lines = context.server.key_tables.list_keys(
-        table, notes="N" in flags, prefix=context.server.options.get("prefix"),
-        key=args[0] if args else None)
+    if "N" in flags:
+        lines = tables.list_notes(
+            table, prefix=context.server.options.get("prefix"), start=flags.get("P"),
+            key=key, every="a" in flags, first="1" in flags)
+    else:
+        lines = tables.list_keys(table, key=key)
     if args and not lines:
-        return Result(status=1)  # tmux: one key bound nowhere fails, saying nothing
-    return Result(stdout="".join(line + "\n" for line in lines))
+        raise CommandError(f"unknown key: {args[0]}")
+    client = find_client(context, None, quiet=True) if "1" in flags and "N" in flags else None
+    if client is None:
+        return Result(stdout="".join(line + "\n" for line in lines))
+    for line in lines:
+        client.show_message(line)
+    return Result()

@@ -21,6 +21,8 @@ from termhost.mux.commands import (
     find_pane,
     find_session,
     find_source,
+    find_source_link,
+    find_winlink,
     listed,
     new_object_info,
     working_directory,
@@ -31,9 +33,10 @@ from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import ABSENT_WHEN_EMPTY, client_variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
-from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session
+from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window, Winlink
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import flag_values
+from termhost.mux.visible import stravis
 from termhost.terminal.cell import Cell
 from termhost.terminal.grid_string import START, string_cells
 from termhost.terminal.keys import KeyModes, UnknownKey, encode_keys
@@ -156,9 +159,12 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
     """The pane's lines (-S/-E: which; -a: the main screen behind the alternate one, -q:
     nothing rather than an error when there is none) as text; -e with the SGR of their
     look, -C with ESC and `\\` escaped, -N keeping trailing spaces, -J joining wrapped
-    lines too; printed with -p, else into a paste buffer (-b)."""
+    lines too; printed with -p, else into a paste buffer (-b). -P instead takes the
+    start of a sequence the pane's program has not finished writing."""
     _, _, pane = find_pane(context.server, flags.get("t"))
     terminal = pane.terminal
+    if "P" in flags:
+        return _capture_pending(context, flags, terminal.pending)
     history = terminal.history
     screen = terminal.screen
     if "a" in flags:
@@ -180,6 +186,21 @@ async def capture_pane(context: Context, flags: dict[str, str], args: list[str])
         context.server.buffers.set(text.encode(), flags.get("b"))
         return Result()
     return Result(stdout=text)
+
+
+def _capture_pending(context: Context, flags: dict[str, str], pending: str) -> Result:
+    """capture-pane -P, as tmux's cmd_capture_pane_pending: -C writes each byte below
+    a space or above ASCII, and each backslash, in octal; -p prints it and a newline,
+    else it goes into a paste buffer (none made of nothing)."""
+    if "C" in flags:
+        pending = "".join(chr(byte) if 0x20 <= byte <= 0x7F and byte != 0x5C
+                          else f"\\{byte:03o}"
+                          for byte in pending.encode("utf-8", "surrogateescape"))
+    if "p" in flags:
+        return Result(stdout=pending + "\n")
+    if pending:
+        context.server.buffers.set(pending.encode("utf-8", "surrogateescape"), flags.get("b"))
+    return Result()
 
 
 class _Lines(NamedTuple):
@@ -245,7 +266,15 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     shows it nowhere). -a lists every variable as NAME=VALUE; -v also prints, as `#`
     lines, how the expansion went. -c names the client it is for (its #{client_*}, its
     status line; its session when there is no -t), -d how many milliseconds it stays
-    (0: until a key)."""
+    (0: until a key), -N ignoring keys meanwhile. -I would send stdin to an empty pane
+    (`split-window ''`), which termhost has none of: every pane refuses it, as tmux's;
+    with no such pane there is nothing to do (tmux's target may fail for display)."""
+    if "I" in flags:
+        try:
+            find_pane(context.server, flags.get("t"))
+        except CommandError:
+            return Result()
+        raise CommandError("pane is not empty")
     if "F" in flags and args:
         raise CommandError("only one of -F or argument must be given")
     client = find_client(context, flags["c"], quiet=True) if "c" in flags else None
@@ -259,8 +288,13 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     target = flags.get("t")
     if client is not None and target is None:
         target = f"${client.session.id}"
-    session, window, pane = find_pane(context.server, target)
-    values, scope = format_target(context.server, session, window, pane, owner=client)
+    found = _found_so_far(context, target)
+    if found is None:
+        values, scope = format_target(context.server)  # nothing found: the server's
+    else:
+        session, link, pane = found
+        values, scope = format_target(context.server, session, link.window, pane,
+                                      owner=client, link=link)
     if client is not None:
         values.update(client_variables(client))
     if "a" in flags:  # as tmux's format_each: the table sorted, then what was added
@@ -277,7 +311,7 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
         return Result(stdout=shown + message + "\n")
     for shown_on in [client] if client is not None else context.server.clients:
         if client is not None or shown_on.session is session:
-            shown_on.show_message(message, delay)
+            shown_on.show_message(message, delay, ignore_keys="N" in flags)
     return Result(stdout=shown)
 
 
@@ -319,7 +353,7 @@ async def respawn_pane(context: Context, flags: dict[str, str], args: list[str])
     live one first, as tmux's."""
     session, window, pane = find_pane(context.server, flags.get("t"))
     if not pane.dead and "k" not in flags:
-        where = f"{session.name}:{window.index}.{window.panes.index(pane)}"
+        where = f"{session.name}:{session.index_of(window)}.{window.panes.index(pane)}"
         raise CommandError(f"respawn pane failed: pane {where} still active")
     cwd = working_directory(context, flags, session, window, pane)
     env = context.server.environ_of(session)
@@ -342,20 +376,21 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
     """The target window's panes; -s every window's of its session, -a every pane of
     the server (tmux prefixes those lines with session:window.)."""
     server = context.server
-    if "a" in flags:
-        windows = [(s, w) for s in sorted(server.sessions.values(), key=lambda s: s.name)
-                   for w in s.windows]
+    if "a" in flags:  # a window linked at several places is listed at each, as tmux's
+        links = [(s, link) for s in sorted(server.sessions.values(), key=lambda s: s.name)
+                 for link in s.links]
     else:
-        session, window, _ = find_pane(server, flags.get("t"))
-        windows = [(session, w) for w in session.windows] if "s" in flags else [(session, window)]
+        session, link, _ = find_winlink(server, flags.get("t"))
+        links = [(session, each) for each in session.links] if "s" in flags else [
+            (session, link)]
     where = "#{session_name}:#{window_index}." if "a" in flags else (
         "#{window_index}." if "s" in flags else "")
     template = (
         where + "#{pane_index}: [#{pane_width}x#{pane_height}] "
         "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
     )
-    return listed(flags, template, (format_target(server, session, window, pane)
-                                    for session, window in windows for pane in window.panes))
+    return listed(flags, template, (format_target(server, session, link.window, pane, link=link)
+                                    for session, link in links for pane in link.window.panes))
 
 
 @command("split-window")
@@ -376,9 +411,33 @@ async def split_window(context: Context, flags: dict[str, str], args: list[str])
         raise CommandError(str(error)) from None
     if "Z" in flags:  # the active pane zoomed: the new one, or with -d the one there was
         window.zoom(True)
+        if new is not window.active:  # hidden behind the zoom at the size it started with,
+            new.resize(window.layout.width, window.layout.height)  # the window's, as tmux's
         context.server.refresh(session)
     return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, session,
                                          window, new))
+
+
+def _found_so_far(context: Context, target: str | None
+                  ) -> tuple[Session, Winlink, Pane] | None:
+    """display-message's target, which may fail (tmux's CMD_FIND_CANFAIL): what tmux found
+    before the part it could not, `s` of `s:7` (then its current window), `s:1` of
+    `s:1.9`; None when not even the session is there."""
+    server = context.server
+    try:
+        return find_winlink(server, target)
+    except CommandError:
+        if target is None:
+            raise
+    if ":" not in target:
+        return None
+    session_part, _, rest = target.partition(":")
+    for partial in (f"{session_part}:{rest.partition('.')[0]}", session_part):
+        try:
+            return find_winlink(server, partial)
+        except CommandError:
+            continue
+    return None
 
 
 def _split_size(flags: dict[str, str]) -> tuple[int | None, int | None]:
@@ -407,7 +466,8 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
     server = context.server
     if "l" in flags:
         return await last_pane(context, {k: v for k, v in flags.items() if k != "l"}, args)
-    session, window, pane = find_pane(server, flags.get("t"))
+    session, link, pane = find_winlink(server, flags.get("t"))
+    window = link.window
     if "T" in flags:
         pane.terminal.screen.title = flags["T"]
         server.refresh(session)
@@ -425,7 +485,7 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
         if flag in flags:
             pane = window.neighbour(pane, direction)
     zoomed = window.zoomed
-    session.select(window)
+    session.select(link)
     window.select(pane)
     if zoomed and "Z" in flags:
         window.zoom(True)
@@ -438,13 +498,16 @@ async def last_pane(context: Context, flags: dict[str, str], args: list[str]) ->
     """The pane that was active before this one in the window -t; -Z keeps it zoomed,
     -d and -e turn its input off and on."""
     session, window, _ = find_pane(context.server, flags.get("t"))
-    if window.last is None or window.last not in window.panes:
+    last = window.last if window.last in window.panes else None
+    if last is None and len(window.panes) == 2:  # never switched: the other one, as tmux
+        last = next(pane for pane in window.panes if pane is not window.active)
+    if last is None:
         raise CommandError("no last pane")
     if "d" in flags or "e" in flags:
-        window.last.input_off = "d" in flags
+        last.input_off = "d" in flags
         return Result()
     zoomed = window.zoomed
-    window.select(window.last)
+    window.select(last)
     if zoomed and "Z" in flags:
         window.zoom(True)
     context.server.refresh(session)
@@ -454,22 +517,37 @@ async def last_pane(context: Context, flags: dict[str, str], args: list[str]) ->
 @command("break-pane")
 async def break_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The pane leaves for a window of its own: in the -t session, at the -t index if
-    one is given (it must be free, as tmux says), selected unless -d."""
-    session, window, pane = find_source(context, flags)
-    to, index = find_destination(context.server, flags.get("t"), session)
-    if index is not None and any(w.index == index for w in to.windows):
+    one is given (it must be free, as tmux says; -a just after -t's window, -b just
+    before, the windows from there moving up one), selected unless -d. The only pane of
+    its window moves with the window, and -P prints nothing then, as tmux 3.3a."""
+    server = context.server
+    session, link, pane = find_source_link(context, flags)
+    window = link.window
+    if "a" in flags or "b" in flags:
+        to, beside, _ = find_winlink(server, flags.get("t"))
+        index: int | None = to.shuffle_up(beside, before="b" in flags)
+    else:
+        to, index = find_destination(server, flags.get("t"), session)
+    if index is not None and to.link_at(index) is not None:
         raise CommandError(f"index in use: {index}")
-    context.server.break_pane(session, window, pane, to, index, flags.get("n"),
-                              select="d" not in flags)
+    if len(window.panes) == 1:
+        if index is None:
+            index = to.free_index(int(server.session_option(to, "base-index")))
+        server.move_window(session, link, to, index, select="d" not in flags)
+        if "n" in flags:
+            window.name, window.automatic_name = stravis(flags["n"]), False
+        return Result()
+    server.break_pane(session, window, pane, to, index, flags.get("n"),
+                      select="d" not in flags)
     broken = next(w for w in to.windows if pane in w.panes)
-    return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, to, broken,
-                                         pane))
+    return Result(stdout=new_object_info(flags, NEW_PANE_INFO, server, to, broken, pane))
 
 
 @command("join-pane")
 async def join_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The -s pane splits the -t pane's cell (below it, -h beside it), as split-window
-    would with a new pane; its old window closes if it was the last pane there."""
+    """The -s pane splits the -t pane's cell (below it, -h beside it; -f the whole
+    window's), as split-window would with a new pane; its old window closes if it was
+    the last pane there."""
     session, window, pane = find_source(context, flags)
     to, into, target = find_pane(context.server, flags.get("t"))
     if pane is target:
@@ -479,6 +557,7 @@ async def join_pane(context: Context, flags: dict[str, str], args: list[str]) ->
         context.server.join_pane(
             session, window, pane, to, into, target, horizontal="h" in flags, size=size,
             percentage=percentage, before="b" in flags, select="d" not in flags,
+            full="f" in flags,
         )
     except LayoutError as error:
         raise CommandError(f"create pane failed: {error}") from None
@@ -494,7 +573,7 @@ async def move_pane(context: Context, flags: dict[str, str], args: list[str]) ->
 @command("swap-pane")
 async def swap_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """-s and -t trade places; -U/-D swap the -t pane with the one before/after it
-    (wrapping), as C-b { and C-b } do."""
+    (wrapping), as C-b { and C-b } do; -Z keeps a zoomed window zoomed."""
     other_session, other_window, other = find_pane(context.server, flags.get("t"))
     if "U" in flags or "D" in flags:
         session, window = other_session, other_window
@@ -505,15 +584,28 @@ async def swap_pane(context: Context, flags: dict[str, str], args: list[str]) ->
         session, window, pane = find_source(context, flags)
     if pane is other:
         return Result()  # tmux: nothing to do
+    zoomed = [each for each in (window, other_window) if each.zoomed and "Z" in flags]
     context.server.swap_panes(session, window, pane, other_session, other_window, other,
                               keep_active="d" in flags)
+    _zoom_again(context, zoomed)
     return Result()
+
+
+def _zoom_again(context: Context, windows: list[Window]) -> None:
+    """-Z: the windows that were zoomed zoomed again, on their active panes (tmux's
+    window_push_zoom and window_pop_zoom)."""
+    for window in windows:
+        window.zoom(True)
+        context.server.refresh_window(window)
 
 
 @command("rotate-window")
 async def rotate_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """Every pane one place on (-D) or back (-U); -Z keeps a zoomed window zoomed."""
     session, window, _ = find_pane(context.server, flags.get("t"))
+    zoomed = [window] if window.zoomed and "Z" in flags else []
     context.server.rotate_window(session, window, down="D" in flags)
+    _zoom_again(context, zoomed)
     return Result()
 
 

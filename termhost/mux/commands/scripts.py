@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import glob
 import os
 from collections.abc import Coroutine, Sequence
@@ -16,6 +17,7 @@ from termhost.mux.commands import (
     CommandError,
     Context,
     Result,
+    aliased,
     command,
     expand_at,
     run_command,
@@ -23,7 +25,7 @@ from termhost.mux.commands import (
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.shell import run_shell
-from termhost.mux.verbs import VERBS
+from termhost.mux.verbs import VERBS, UsageError, lookup, parse_flags
 
 _SOURCE_DEPTH = 50
 """Files sourced inside each other at most, as tmux's limit."""
@@ -31,32 +33,69 @@ _SOURCE_DEPTH = 50
 
 @command("source-file")
 async def source_file(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """Each file's tmux commands, every one run; errors as FILE:LINE: message. A path
-    may be a glob(3) pattern (each file it matches, in order), with -F a format first;
-    -n parses without running, -v prints each command as FILE:LINE: COMMAND."""
+    """Each file's tmux commands, checked then run (config.py); a path may be a glob(3)
+    pattern (each file it matches, in order), with -F a format first; -n parses without
+    running, -v prints each line's commands as FILE:LINE: COMMAND. `$NAME` in a file is
+    the global environment's, and its `NAME=value` lines set variables there, as tmux's.
+
+    To a client that asked (a command line, a binding, the prompt), a file refused whole
+    is output, as tmux's cfg_print_causes, and its commands' errors are said as they are.
+    With no client (the file the server starts with) each error is FILE:LINE: message,
+    for the first session to show."""
     if context.depth >= _SOURCE_DEPTH:
         raise CommandError("too many nested files")
     inner = dataclasses.replace(context, depth=context.depth + 1)
+    server = context.server
 
     async def run(argv: Sequence[str]) -> tuple[int, str, str]:
         result = await run_command(inner, argv)
         return result.status, result.stdout, result.stderr
 
-    output, errors = "", []
-    for pattern in args:
+    def assign(name: str, value: str, hidden: bool) -> None:
+        server.environment.set(name, value, hidden=hidden)
+
+    client = context.client is not None or context.command_line
+    output = ""
+    refused: list[str] = []
+    errors: list[str] = []
+    for path in args:
         if "F" in flags:
-            pattern = expand_at(context, pattern, None)
-        pattern = os.path.join(context.cwd, pattern) if context.cwd else pattern
-        paths = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-        if not paths and "q" not in flags:
-            errors.append(f"{pattern}: No such file or directory")
-        for path in paths:
-            printed, failed = await config.source(
-                path, run, quiet="q" in flags, env=context.env or None,
+            path = expand_at(context, path, None)
+        pattern = os.path.join(context.cwd, path) if context.cwd else path
+        found = sorted(glob.glob(pattern))
+        if not found and "q" not in flags:
+            errors.append(f"{path}: No such file or directory")
+        for name in found:
+            env = {variable.name: variable.value for variable in server.environment
+                   if variable.value is not None}  # with what the files before set
+            sourced = await config.source(
+                name, run, functools.partial(_refusal, context), client=client,
+                quiet="q" in flags, env=env, assign=None if "n" in flags else assign,
                 verbose="v" in flags, parse_only="n" in flags)
-            output += printed
-            errors += failed
-    return Result(stdout=output, stderr="".join(e + "\n" for e in errors), status=int(bool(errors)))
+            output += sourced.output
+            refused += sourced.refused
+            errors += sourced.errors
+    if client:
+        output += "".join(line + "\n" for line in refused)
+    else:
+        errors = refused + errors
+    return Result(stdout=output, stderr="".join(e + "\n" for e in errors),
+                  status=int(bool(errors or refused)))
+
+
+def _refusal(context: Context, argv: Sequence[str]) -> str | None:
+    """Why tmux would not build the command `argv` (a file with one runs nothing): no
+    such verb, or flags and arguments it does not take. A flag termhost does not act on
+    yet is tmux's all the same: that command fails when run, the rest of the file runs."""
+    words = aliased(context.server, argv)
+    verb = lookup(words[0])
+    if verb is None:
+        return f"unknown command: {words[0]}"
+    try:
+        parse_flags(verb, words[1:], refuse_unsupported=False)
+    except UsageError as error:
+        return str(error)
+    return None
 
 
 @command("if-shell")
@@ -134,7 +173,7 @@ async def run_command_string(context: Context, text: str) -> Result:
     try:
         commands = split_commands(text, {**os.environ, **context.env})
     except LexError as error:
-        raise CommandError(f"syntax error: {error}") from None
+        raise CommandError(str(error)) from None
     result = Result()
     for argv in commands:
         done = await run_command(context, argv)

@@ -17,18 +17,20 @@ from termhost.mux.commands import (
     size_arg,
     working_directory,
 )
+from termhost.mux.commands.clients import hang_up
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables
-from termhost.mux.model import Session
+from termhost.mux.model import Session, SessionGroup
 from termhost.mux.verbs import flag_values
 
 
 @command("new-session")
 async def new_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A session (-s its name, -n its window's, -x/-y its size detached, -c its directory,
-    -e its environment), attached unless -d; -A attaches to the session -s names when
-    there is one already, as attach-session would (-D detaching its other clients, -E
-    leaving its environment as it is)."""
+    -e its environment, -t a group: the windows of the group it joins), attached unless
+    -d; -A attaches to the session -s names when there is one already, as
+    attach-session would (-D detaching its other clients, -E leaving its environment as
+    it is)."""
     server = context.server
     if context.depth and not context.size:
         flags = {**flags, "d": ""}  # from a file (start-server -f): detached, as in tmux
@@ -38,10 +40,16 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     if name is not None and (not name or ":" in name or "." in name):
         raise CommandError(f"invalid session name: {name}")
     if "A" in flags and name is not None and name in server.sessions:
-        return _attach(context, server.sessions[name], detach_others="D" in flags,
-                       update="E" not in flags, flags=flags)
+        return _attach(context, server.sessions[name],
+                       detach_others="D" in flags or "X" in flags,
+                       hangup="X" in flags, update="E" not in flags, flags=flags)
     if name is not None and name in server.sessions:
         raise CommandError(f"duplicate session: {name}")
+    group = None
+    if "t" in flags:
+        if args or "n" in flags:
+            raise CommandError("command or window name given with target")
+        group = _group_of(context, flags["t"])
     cols = size_arg(flags.get("x", "80"), "width")
     rows = size_arg(flags.get("y", "24"), "height")
     cwd = working_directory(context, flags, None)
@@ -55,11 +63,23 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
         cols, rows = context.size[0], max(1, context.size[1] - 1)  # the status line
     session = await server.new_session(name, cols, rows, args, context.env, cwd,
                                        flags.get("n"), extra,
-                                       update_environment="E" not in flags)
+                                       update_environment="E" not in flags, group=group)
     server.show_config_causes(session)
     info = new_object_info(flags, "#{session_name}:", server, session)
     return Result(stdout=info) if "d" in flags else Result(
         stdout=info, attach=session, client_flags=client_flags(flags))
+
+
+def _group_of(context: Context, target: str) -> SessionGroup:
+    """new-session -t: the group of the session -t names (a new one named after it when
+    it has none), else the group of that name, else a new group of that name, as tmux's
+    cmd_new_session looks."""
+    server = context.server
+    try:
+        with_session = find_session(server, target)
+    except CommandError:
+        return server.groups.get(target) or SessionGroup(target)
+    return with_session.group or SessionGroup(with_session.name, [with_session])
 
 
 @command("attach-session")
@@ -70,8 +90,8 @@ async def attach_session(context: Context, flags: dict[str, str], args: list[str
     cwd = working_directory(context, flags, session, fallback=False)
     if cwd is not None:
         session.path = cwd  # where its new windows start
-    return _attach(context, session, detach_others="d" in flags, update="E" not in flags,
-                   flags=flags)
+    return _attach(context, session, detach_others="d" in flags or "x" in flags,
+                   hangup="x" in flags, update="E" not in flags, flags=flags)
 
 
 CLIENT_FLAGS = ("ignore-size", "read-only", "active-pane")
@@ -91,19 +111,20 @@ def client_flags(flags: dict[str, str]) -> frozenset[str]:
 
 
 def _attach(context: Context, session: Session, *, detach_others: bool,
-            update: bool, flags: dict[str, str] | None = None) -> Result:
+            update: bool, flags: dict[str, str] | None = None, hangup: bool = False
+            ) -> Result:
     """The client attaches to `session`: its environment updated from the client's first
     (update-environment, unless `update` is off: -E), its other clients detached with
-    `detach_others` (-d)."""
+    `detach_others` (-d), their parents sent SIGHUP with `hangup` (-x)."""
     if not context.size:
         raise CommandError("open terminal failed: not a terminal")
     if update:  # as tmux updates it from each attaching client
         session.environment.update_from(
-            context.server.options.get("update-environment").split(), context.env)
+            context.server.session_option(session, "update-environment").split(), context.env)
     if detach_others:
         for client in list(context.server.clients):
             if client.session is session:
-                client.detach()
+                hang_up(client, hangup)
     return Result(attach=session, client_flags=client_flags(flags or {}))
 
 
@@ -115,6 +136,7 @@ async def has_session(context: Context, flags: dict[str, str], args: list[str]) 
 
 _LIST_FORMAT = (
     "#{session_name}: #{session_windows} windows (created #{session_created_string})"
+    "#{?session_grouped, (group ,}#{session_group}#{?session_grouped,),}"
     "#{?session_attached, (attached),}"
     "#{?#{!=:#{snapshot_status},none}, (snapshot #{snapshot_status}),}"
 )

@@ -1,9 +1,10 @@
 """Option verbs: set-option, set-window-option, show-options, as tmux 3.3a's.
 
-termhost keeps one global value of each option, and a window's own for the window
-options it honours per window; so -s, -w and -p choose what show-options lists, and the
-option's own table entry decides where set-option puts it. A user option (`@name`) is
-global, or the target window's with -w or -p and no -g.
+termhost keeps one global value of each option, a session's own of the session options
+(options.Scoped), and a window's own for the window options it honours per window; so
+-s, -w and -p choose what show-options lists, and the option's own table entry decides
+where set-option puts it. Without -g, a session option is the target session's own, and
+a user option (`@name`) too, or the target window's with -w or -p.
 """
 
 from __future__ import annotations
@@ -15,34 +16,45 @@ from termhost.mux.commands import (
     command,
     expand_at,
     find_pane,
+    find_session,
 )
 from termhost.mux.commands.hooks import listed_hooks
-from termhost.mux.model import Window
-from termhost.mux.options import OptionError, UnknownOption, array_reference, is_user_option
+from termhost.mux.model import Session, Window
+from termhost.mux.options import (
+    OptionError,
+    Options,
+    Scoped,
+    UnknownOption,
+    array_reference,
+    is_user_option,
+)
 from termhost.mux.printing import escaped
 
 
 @command("set-option")
 async def set_option(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """-u unsets, -o refuses an option already set, -a appends to a string, -F expands
-    formats in the value, -q says nothing of an unknown option; a flag given no value
-    toggles."""
+    formats in the value, -q says nothing of an unknown option; a flag or choice given
+    no value toggles (Options.toggled), any other option needs one."""
     options = context.server.options
     name, index = array_reference(args[0])
     unset = "u" in flags or "U" in flags
     value = args[1] if len(args) > 1 else ""
     try:
         name = options.resolve(name)
-        if len(args) < 2 and not unset and (is_user_option(name) or options.is_string(name)):
+        if len(args) < 2 and not unset and not options.is_choice(name):
             raise CommandError("empty value")
         window = _local_window(context, name, flags)
-        if len(args) < 2 and not unset and options.is_flag(name):
+        held: Options | Scoped = options
+        if window is None:
+            held = _local_session(context, name, flags) or options
+        if len(args) < 2 and not unset:
             current = window.options.get(name) if window is not None else None
-            value = "off" if (current or options.get(name)) == "on" else "on"
+            value = options.toggled(name, current or held.get(name))
         if "F" in flags:
             value = expand_at(context, value, flags.get("t"))
         if "o" in flags and (name in window.options if window is not None
-                             else options.is_set(name)):
+                             else held.is_set(name)):
             raise CommandError(f"already set: {name}")
         if window is not None:
             if unset:
@@ -52,13 +64,13 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
                 joined = old + value if "a" in flags and options.is_string(name) else value
                 window.options[name] = options.check(name, joined)
         elif unset:
-            options.reset(name, index)
+            held.reset(name, index)
         elif options.is_array(name):
-            options.set(name, value, index=index, append="a" in flags)
+            held.set(name, value, index=index, append="a" in flags)
         else:
             if "a" in flags and options.is_string(name):
-                value = options.appended(name, value)
-            options.set(name, value, index=index)
+                value = held.appended(name, value)
+            held.set(name, value, index=index)
     except OptionError as error:
         if "q" in flags and isinstance(error, UnknownOption):
             return Result()
@@ -83,7 +95,8 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
     session's), as tmux prints them: strings escaped as a config file would read them
     back; -v the values alone; -q nothing for an unknown option. A window's (pane's)
     own values without -g: an option it does not set shows nothing, or with -A the
-    value it inherits, marked `*`. -H adds the scope's hooks."""
+    value it inherits, marked `*`; a session's likewise, but a user option it does not
+    set is unknown there. -H adds the scope's hooks."""
     options = context.server.options
     inherit = "A" in flags and "g" not in flags
     shown: list[tuple[str, str | None]]
@@ -92,10 +105,15 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
             name, index = array_reference(args[0])
             name = options.resolve(name)
             window = _local_window(context, name, flags, creating=False)
+            scoped = _local_session(context, name, flags) if window is None else None
             if window is not None and name in window.options:
                 shown = [(name, window.options[name])]
             elif window is not None and not inherit:
                 shown = []
+            elif scoped is not None and (scoped.is_set(name) or not inherit):
+                if not scoped.is_set(name) and is_user_option(name):
+                    raise UnknownOption(f"invalid option: {name}")
+                shown = scoped.shown(name, index)
             else:
                 shown = _marked(options.shown(name, index), inherit)
         else:
@@ -122,13 +140,15 @@ async def show_window_options(context: Context, flags: dict[str, str],
 def _listed(context: Context, flags: dict[str, str], inherit: bool
             ) -> list[tuple[str, str | None]]:
     """A whole scope: the server's (-s), the global window and pane options (-gw; -gp
-    lists nothing, as tmux 3.3a), a window's own (-w, -p: the pane ones), else the
-    session's (which termhost keeps globally)."""
+    lists nothing, as tmux 3.3a), a window's own (-w, -p: the pane ones), the global
+    session options (-g), else the target session's own: with -A, and the session
+    options it inherits (not the global user options, as tmux)."""
     options = context.server.options
     if "s" in flags:
         return options.items(("server",))
     if "w" not in flags and "p" not in flags:
-        return _marked(options.items(("session",)), inherit)
+        return options.items(("session",)) if "g" in flags else _session_listed(
+            context, flags, inherit)
     if "g" in flags:
         return [] if "p" in flags else options.items(("window", "pane"))
     _, window, _ = find_pane(context.server, flags.get("t"))
@@ -141,7 +161,27 @@ def _listed(context: Context, flags: dict[str, str], inherit: bool
     local = dict(own)
     inherited = [(name, value) for name, value in options.items(scopes)
                  if name not in local]
-    return sorted(own + _marked(inherited, True), key=lambda item: item[0].rstrip("*"))
+    return sorted(own + _marked(inherited, True), key=_listing_order)
+
+
+def _session_listed(context: Context, flags: dict[str, str], inherit: bool
+                    ) -> list[tuple[str, str | None]]:
+    """The target session's own options; with -A (inherit), and the session options it
+    inherits (not the global user options, as tmux's)."""
+    options = context.server.options
+    own = Scoped(options, _target_session(context, flags).options).items(("session",))
+    if not inherit:
+        return own
+    local = {array_reference(name)[0] for name, _ in own}
+    inherited = [(name, value) for name, value in options.items(("session",))
+                 if not is_user_option(name) and array_reference(name)[0] not in local]
+    return sorted(own + _marked(inherited, True), key=_listing_order)
+
+
+def _listing_order(item: tuple[str, str | None]) -> tuple[str, int]:
+    """show-options' order: by name, an array's elements by index."""
+    name, index = array_reference(item[0].rstrip("*"))
+    return name, -1 if index is None else index
 
 
 def _marked(shown: list[tuple[str, str | None]], inherit: bool
@@ -168,6 +208,31 @@ def _local_window(context: Context, name: str, flags: dict[str, str], *,
         return None  # no window yet (a configuration file): the global one
     _, window, _ = find_pane(context.server, flags.get("t"))
     return window
+
+
+def _local_session(context: Context, name: str, flags: dict[str, str]) -> Scoped | None:
+    """The options of the session whose own value of `name` this command sets or shows,
+    or None for the global one: without -g, a session option, or a user option given
+    none of -w, -p, -s (as tmux's options_scope_from_name)."""
+    if "g" in flags:
+        return None
+    if is_user_option(name):
+        if any(letter in flags for letter in "wps"):
+            return None
+    elif context.server.options.scope(name) != "session":
+        return None
+    return Scoped(context.server.options, _target_session(context, flags).options)
+
+
+def _target_session(context: Context, flags: dict[str, str]) -> Session:
+    """-t as a session, in set-option's and show-options' words when there is none."""
+    if not context.server.sessions:
+        raise CommandError("no current session")
+    target = flags.get("t")
+    try:
+        return find_session(context.server, target)
+    except CommandError:
+        raise CommandError(f"no such session: {target}") from None
 
 
 def _is_string(context: Context, name: str) -> bool:

@@ -1,5 +1,6 @@
 """Window verbs: new-window, list-windows, select-window (next-window, previous-window,
-last-window), swap-window, move-window, kill-window, rename-window, resize-window."""
+last-window), swap-window, move-window, link-window, unlink-window, kill-window,
+rename-window, resize-window."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from termhost.mux.commands import (
     find_destination,
     find_pane,
     find_session,
-    find_source,
+    find_source_link,
+    find_winlink,
     listed,
     new_object_info,
     one_name,
@@ -21,7 +23,7 @@ from termhost.mux.commands import (
     working_directory,
 )
 from termhost.mux.format_scope import format_target
-from termhost.mux.model import Session, Window
+from termhost.mux.model import Session, Winlink
 from termhost.mux.verbs import flag_values
 from termhost.mux.visible import stravis
 
@@ -36,13 +38,13 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
     server = context.server
     target = flags.get("t")
     if "a" in flags or "b" in flags:
-        session, beside, _ = find_pane(server, target)
-        index: int | None = _shuffle_up(session, beside, before="b" in flags)
+        session, beside, _ = find_winlink(server, target)
+        index: int | None = session.shuffle_up(beside, before="b" in flags)
     else:
         session, index = find_destination(server, target, find_session(server, None))
     name = flags.get("n")
     if "S" in flags and name is not None and index is None:
-        named = [window for window in session.windows if window.name == name]
+        named = [link for link in session.links if link.window.name == name]
         if len(named) > 1:
             raise CommandError(f"multiple windows named {name}")
         if named:
@@ -51,13 +53,12 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
             return Result()
     cwd = working_directory(context, flags, session)
     select = "d" not in flags
-    there = next((w for w in session.windows if w.index == index), None)
+    there = session.link_at(index) if index is not None else None
     if there is not None:
         if "k" not in flags:
             raise CommandError(f"create window failed: index {index} in use")
         select = select or there is session.current  # its place is taken at once
-        session.remove(there)
-        server.kill_window(there)
+        _kill_place(context, session, there)
     env = server.environ_of(session)
     env.update(assignments(flag_values(flags, "e")))
     window = await server.new_window(session, args, env, cwd, name, select=select,
@@ -66,18 +67,12 @@ async def new_window(context: Context, flags: dict[str, str], args: list[str]) -
         flags, NEW_PANE_INFO, server, session, window, window.active))
 
 
-def _shuffle_up(session: Session, window: Window, *, before: bool) -> int:
-    """tmux's winlink_shuffle_up: the index after `window` (its own with `before`) made
-    free by moving the windows from it to the next free index up by one."""
-    index = window.index if before else window.index + 1
-    used = {w.index: w for w in session.windows}
-    end = index
-    while end in used:
-        end += 1
-    for moved in range(end - 1, index - 1, -1):
-        used[moved].index += 1
-    session.windows.sort(key=lambda w: w.index)
-    return index
+def _kill_place(context: Context, session: Session, link: Winlink) -> None:
+    """-k: the window at `link` goes from there, and is killed unless it is linked
+    elsewhere too, as tmux's server_link_window with killflag."""
+    session.unlink(link)
+    if not context.server.sessions_of(link.window):
+        context.server.kill_window(link.window)
 
 
 _WINDOW_LINE = ("#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) "
@@ -87,19 +82,20 @@ _WINDOW_LINE = ("#{window_index}: #{window_name}#{window_raw_flags} (#{window_pa
 
 @command("list-windows")
 async def list_windows(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The target session's windows, -a every session's; -F a format, -f a filter."""
+    """The target session's windows, -a every session's; -F a format, -f a filter. A
+    window linked at several places is listed at each, as tmux's."""
     server = context.server
     if "a" in flags:
-        windows = [(s, w) for s in sorted(server.sessions.values(), key=lambda s: s.name)
-                   for w in s.windows]
+        links = [(s, link) for s in sorted(server.sessions.values(), key=lambda s: s.name)
+                 for link in s.links]
         default = "#{session_name}:" + _WINDOW_LINE
     else:
         session = find_session(server, flags.get("t"))
-        windows = [(session, window) for window in session.windows]
+        links = [(session, link) for link in session.links]
         default = (_WINDOW_LINE
                    + "[layout #{window_layout}] #{window_id}#{?window_active, (active),}")
-    return listed(flags, default, (format_target(server, session, window)
-                                   for session, window in windows))
+    return listed(flags, default, (format_target(server, session, link.window, link=link)
+                                   for session, link in links))
 
 
 @command("select-window")
@@ -112,10 +108,10 @@ async def select_window(context: Context, flags: dict[str, str], args: list[str]
             return _select(context, session, session.last, "last")
         step = 1 if "n" in flags else -1
         return _select(context, session, session.neighbour(step), _STEPS[step])
-    session, window, _ = find_pane(context.server, flags.get("t"))
-    if "T" in flags and window is session.current and session.last is not None:
-        window = session.last
-    return _select(context, session, window, "")
+    session, link, _ = find_winlink(context.server, flags.get("t"))
+    if "T" in flags and link is session.current and session.last is not None:
+        link = session.last
+    return _select(context, session, link, "")
 
 
 @command("next-window")
@@ -142,30 +138,34 @@ async def last_window(context: Context, flags: dict[str, str], args: list[str]) 
 _STEPS = {1: "next", -1: "previous"}
 
 
-def _select(context: Context, session: Session, window: Window | None, what: str) -> Result:
-    """Make `window` current, or say there is no `what` window, in tmux's words."""
-    if window is None:
+def _select(context: Context, session: Session, link: Winlink | None, what: str) -> Result:
+    """Make `link` current, or say there is no `what` window, in tmux's words."""
+    if link is None:
         raise CommandError(f"no {what} window")
-    session.select(window)
+    session.select(link)
     context.server.refresh(session)
     return Result()
 
 
 @command("swap-window")
 async def swap_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The windows -s (the current one by default) and -t trade places. The current
-    index stays current (so its new window is); -d makes -t's index current, as tmux
-    3.3a does."""
-    session, source, _ = find_source(context, flags)
-    other, target, _ = find_pane(context.server, flags.get("t"))
-    if other is not session:
-        raise CommandError("swap-window between sessions is not supported yet")
-    current = session.active_window.index
-    source.index, target.index = target.index, source.index
-    session.windows.sort(key=lambda window: window.index)
-    chosen = source.index if "d" in flags else current  # -s now stands at -t's index
-    session.select(next(w for w in session.windows if w.index == chosen))
-    context.server.refresh(session)
+    """The windows at -s (the current one by default) and -t trade places, in one
+    session or across two. The current indices stay current (so their new windows
+    are); -d makes -t's index current (and -s's in its session), as tmux 3.3a does."""
+    server = context.server
+    session, source, _ = find_source_link(context, flags)
+    other, target, _ = find_winlink(server, flags.get("t"))
+    if source.window is target.window:
+        return Result()
+    source.window, target.window = target.window, source.window
+    if "d" in flags:
+        other.select(target)
+        if other is not session:
+            session.select(source)
+    for each in {session.id: session, other.id: other}.values():
+        server.synchronize_group(each)
+        server.fit_session(each)
+        server.refresh(each)
     return Result()
 
 
@@ -178,36 +178,65 @@ async def move_window(context: Context, flags: dict[str, str], args: list[str]) 
     server = context.server
     if "r" in flags:
         session = find_session(server, flags.get("t"))
-        for offset, window in enumerate(session.windows):
-            window.index = server.options.number("base-index") + offset
-        server.refresh(session)
+        for offset, link in enumerate(session.links):
+            link.index = int(server.session_option(session, "base-index")) + offset
+        server.refresh(session)  # not the group's others: tmux's session_renumber_windows
         return Result()
-    session, window, _ = find_source(context, flags)
+    session, link, _ = find_source_link(context, flags)
+    to, index = _link_destination(context, flags, link)
+    if index is None:
+        index = to.free_index(int(server.session_option(to, "base-index")))
+    server.move_window(session, link, to, index, select="d" not in flags)
+    return Result()
+
+
+@command("link-window")
+async def link_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window -s (the current one) also at the index -t (the lowest free one from
+    base-index when none is given; -a after, -b before -t's window, the others shuffled
+    up), -k killing a window there first, else `index in use`; -d does not select it."""
+    server = context.server
+    _, link, _ = find_source_link(context, flags)
+    to, index = _link_destination(context, flags, link)
+    if index is None:
+        index = to.free_index(int(server.session_option(to, "base-index")))
+    server.link_window(link.window, to, index, select="d" not in flags)
+    return Result()
+
+
+def _link_destination(context: Context, flags: dict[str, str], link: Winlink
+                      ) -> tuple[Session, int | None]:
+    """Where move-window and link-window put the window at `link`: -t's session and
+    index, made free (-a, -b, -k), as tmux's server_link_window checks it."""
+    server = context.server
     if "a" in flags or "b" in flags:
-        to, beside, _ = find_pane(server, flags.get("t"))
-        if beside is window:
-            return Result()
-        index: int | None = _shuffle_up(to, beside, before="b" in flags)
-    else:
-        to, index = find_destination(server, flags.get("t"), session)
-    there = next((w for w in to.windows if w.index == index), None)
-    if there is window:
-        return Result()
+        to, beside, _ = find_winlink(server, flags.get("t"))
+        return to, to.shuffle_up(beside, before="b" in flags)
+    to, index = find_destination(server, flags.get("t"), find_session(server, None))
+    there = to.link_at(index) if index is not None else None
     if there is not None:
+        if there.window is link.window:
+            raise CommandError(f"same index: {index}")
         if "k" not in flags:
             raise CommandError(f"index in use: {index}")
-        to.remove(there)
-        server.kill_window(there)
-    if index is None:
-        index = to.free_index(server.options.number("base-index"))
-    if to is not session:
-        server.move_window(session, window, to, index, select="d" not in flags)
-        return Result()
-    window.index = index
-    session.windows.sort(key=lambda w: w.index)
-    if "d" not in flags:
-        session.select(window)
-    server.refresh(session)
+        _kill_place(context, to, there)
+    return to, index
+
+
+@command("unlink-window")
+async def unlink_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The window -t leaves that place; a window only there stays unless -k, which
+    destroys it, as tmux's (windows are never left in no session)."""
+    server = context.server
+    session, link, _ = find_winlink(server, flags.get("t"))
+    places = sum(each.window is link.window for s in server.sessions.values()
+                 for each in s.links)
+    group = len(session.group.sessions) if session.group is not None else 1
+    if places == group and "k" not in flags:  # as tmux's session_is_linked
+        raise CommandError("window only linked to one session")
+    server.unlink_window(session, link.window, link)
+    if not server.sessions_of(link.window):
+        server.kill_window(link.window)
     return Result()
 
 
@@ -263,7 +292,8 @@ async def respawn_window(context: Context, flags: dict[str, str], args: list[str
     session, window, pane = find_pane(context.server, flags.get("t"))
     if "k" not in flags and any(not p.dead for p in window.panes):
         raise CommandError(
-            f"respawn window failed: window {session.name}:{window.index} still active")
+            f"respawn window failed: window {session.name}:{session.index_of(window)} "
+            "still active")
     env = context.server.environ_of(session)
     env.update(assignments(flag_values(flags, "e")))
     cwd = working_directory(context, flags, session, window, pane)
