@@ -47,6 +47,9 @@ def _parser() -> _Parser:
                              "(default ~/.config/termhost/config.toml; -f /dev/null: none)")
     parser.add_argument("-2", dest="force_256", action="store_true",
                         help="the terminal takes 256 colours, whatever TERM says")
+    parser.add_argument("-C", dest="control", action="count", default=0,
+                        help="control mode: commands as lines on stdin, answers in "
+                             "%%begin/%%end blocks (-CC: in a terminal, as tmux -CC)")
     parser.add_argument("verb", nargs="?", help="a tmux-style command, e.g. new-session -d")
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
@@ -94,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             status: int = module.main(args.arguments, where)
             return status
         return client.run([args.verb, *args.arguments], path, configuration,
-                          force_256=args.force_256)
+                          force_256=args.force_256, control=min(args.control, 2))
     except (paths.SocketError, client.ClientError) as error:
         sys.stderr.write(f"termhost: {error}\n")
         return EXIT_FAILURE

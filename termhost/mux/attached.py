@@ -29,6 +29,9 @@ class Client(FormatClient, Protocol):
     detach_command: str | None
     """Detached to run this in its place (detach-client -E): the client execs it."""
     hand_over: Callable[[str | None], None]
+    environ: Mapping[str, str]
+    """The environment the client attached with (tmux's c->environ): what
+    update-environment copies into the session it switches to."""
 
     @property
     def body_rows(self) -> int: ...
@@ -77,7 +80,8 @@ class Client(FormatClient, Protocol):
 
     def switch_key_table(self, table: str | None) -> None: ...
 
-    def display_panes(self, duration: float = ...) -> None: ...
+    def display_panes(self, duration: float = ..., *, select: bool = ...
+                      ) -> asyncio.Future[None] | None: ...
 
     def choose(self, request: ChooseRequest) -> None: ...
 

@@ -97,6 +97,8 @@ PREFIX_TABLE: tuple[Binding, ...] = (
             "Switch to next client"),
     Binding("d", "detach-client",
             "Detach the current client"),
+    Binding("C", "customize-mode -Z",
+            "Customize options"),
     Binding("D", "choose-client -Z",
             "Choose a client from a list"),
     Binding("f", 'command-prompt { find-window -Z "%%" }',
@@ -267,6 +269,10 @@ class KeyTables:
 
     def exists(self, name: str) -> bool:
         return name in self._tables
+
+    def names(self) -> list[str]:
+        """The tables with a binding in them, by name (list-keys' order)."""
+        return sorted(name for name, bound in self._tables.items() if bound)
 
     def table(self, name: str) -> Iterator[Binding]:
         return iter(self._tables.get(name, {}).values())

@@ -7,6 +7,7 @@ the socket, so two commands racing to start a server give one server.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import select
@@ -62,14 +63,16 @@ def _nested(path: Path) -> bool:
 
 def run(argv: Sequence[str], path: Path, config: str | None = None, *,
         force_256: bool = False, stdout: BinaryIO | None = None,
-        stderr: BinaryIO | None = None) -> int:
+        stderr: BinaryIO | None = None, control: int = 0) -> int:
     """Run `argv` on the server at `path`; its output is written out, its status returned.
     `force_256`: tell the server this terminal takes 256 colours (termhost -2).
+    `control`: in control mode (termhost -C: 1, -CC: 2), see `_controlled`.
     `stdout`, `stderr`: where the output goes instead of this process's own, for the verbs
     that read a server's answers rather than show them (termhost screenshot)."""
     global _FORCE_256
     _FORCE_256 = force_256
-    attaching = _attaches(argv)
+    saved = _control_terminal() if control == 2 else None  # before a server starts
+    attaching = None if control else _attaches(argv)
     if attaching == "attach-session" and not os.isatty(sys.stdin.fileno()):
         attaching = None  # a command like another: the server gives its error
     if attaching == "new-session" and not os.isatty(sys.stdin.fileno()):
@@ -93,6 +96,8 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
             return 1
         sock = _start_server(path, config)
     with sock:
+        if control:
+            return _controlled(sock, argv, saved)
         if attaching:
             return _attached(sock, argv)
         return _exchange(sock, argv, stdout or sys.stdout.buffer, stderr or sys.stderr.buffer)
@@ -283,6 +288,77 @@ def _exec_instead(payload: bytes) -> None:
         os.execv(shell, [shell, "-c", command])
     except OSError:
         pass
+
+
+def _control_terminal() -> list[Any]:
+    """-CC: the terminal's modes as they were, and the terminal put in tmux's mode for
+    it: raw, but CR read as NL and NL written as CR NL; ClientError if not a terminal."""
+    stdin = sys.stdin.fileno()
+    try:
+        saved = termios.tcgetattr(stdin)
+    except termios.error as error:
+        raise ClientError(f"tcgetattr failed: {os.strerror(error.args[0])}") from None
+    mode = list(saved)
+    mode[0] = termios.ICRNL | termios.IXANY  # iflag
+    mode[1] = termios.OPOST | termios.ONLCR  # oflag
+    mode[2] = termios.CREAD | termios.CS8 | termios.HUPCL | (saved[2] & termios.CBAUD)
+    mode[3] = 0  # lflag: no echo, no canonical input, no signals
+    mode[6] = list(saved[6])
+    mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
+    termios.tcsetattr(stdin, termios.TCSANOW, mode)
+    return saved
+
+
+def _controlled(sock: socket.socket, argv: Sequence[str], saved: list[Any] | None) -> int:
+    """Control mode (tmux -C): the command runs in the server, which answers in lines
+    (mux/control.py); if it attaches, this client's input goes to the server (a line a
+    command, an empty line to leave) until the server says it exits. With -CC (`saved`:
+    the terminal's modes) the server's first words are a DCS and ST ends them, as tmux's;
+    the terminal is given back as it was."""
+    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
+    try:
+        sock.sendall(_greeting() + encode_frame(FrameType.CONTROL, b"2" if saved else b"1")
+                     + encode_frame(FrameType.COMMAND, encode_argv(argv)))
+        decoder = FrameDecoder()
+        greeted = False
+        watched = [stdin, sock]
+        while True:
+            readable, _, _ = select.select(watched, [], [])
+            if stdin in readable:
+                data = os.read(stdin, 65536)
+                if not data:
+                    watched.remove(stdin)
+                with contextlib.suppress(OSError):  # the server let go: its last words follow
+                    sock.sendall(encode_frame(FrameType.INPUT if data else FrameType.DETACH,
+                                              data))
+            if sock in readable:
+                data = sock.recv(65536)
+                if not data:
+                    _write_all(stdout, b"%exit server exited unexpectedly\n")
+                    break
+                for frame in decoder.feed(data):
+                    if not greeted:
+                        greeted = _check_hello(frame)
+                    elif frame.type is FrameType.OUTPUT:
+                        _write_all(stdout, frame.payload)
+                    elif frame.type is FrameType.EXIT:
+                        return decode_exit(frame.payload)
+    finally:
+        if saved is not None:
+            _write_all(stdout, b"\033\\")
+            termios.tcsetattr(stdin, termios.TCSAFLUSH, saved)
+    return 1
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """All of `data` to `fd` (a pipe takes a part at a time); a reader gone (EPIPE) is
+    the reader's business."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except BrokenPipeError:
+            return
 
 
 def _leave_terminal(stdin: int, saved: list[Any], frame: Frame) -> list[Any]:

@@ -185,24 +185,53 @@ class CopyMode:
         """The match the last search or n/N went to."""
         self.message: str | None = None
         """What to tell the user after the last key or search, as tmux's status line does."""
+        self.scroll_exit = False
+        """copy-mode -e: scrolling down to the bottom (scroll-down, page-down,
+        halfpage-down) leaves the mode, as tmux's scroll_exit."""
+        self.hide_position = False
+        """copy-mode -H: no position indicator in the top right corner."""
+        self._source: Terminal | None = None
+        """copy-mode -s: the other pane whose lines these are (refit takes them again)."""
 
     @classmethod
     def of_terminal(cls, terminal: Terminal, *, keys: str,
-                    table: Mapping[str, str] | None = None) -> CopyMode:
+                    table: Mapping[str, str] | None = None,
+                    into: Terminal | None = None) -> CopyMode:
         """Copy mode over a pane: its scrollback and screen as rows of cell glyphs (a wide
         character then "" for its right half, as the emulator holds them), so columns in
-        copy mode are the columns the user saw, with the cursor where the pane's is."""
-        width = terminal.cols
+        copy mode are the columns the user saw, with the cursor where the pane's is.
+
+        `into`: shown in another pane (copy-mode -s), of that pane's size, as tmux's
+        window_copy_clone_screen trims it: the blank lines at the bottom of the screen
+        dropped, the cursor on the last line left if it was below; cut or padded to the
+        other pane's width (tmux rewraps them)."""
+        width = terminal.cols if into is None else into.cols
         history = terminal.history
         rows = [_cells(text, width) for text in history.lines()]
         wrapped = [history.wrapped(index) for index in range(len(history))]
         screen = terminal.screen
         for y in range(terminal.rows):
             line = screen.buffer.get(y)
-            rows.append([line[x].data if line else " " for x in range(width)])
+            text = [line[x].data if line else " " for x in range(terminal.cols)]
+            rows.append(_cells("".join(text), width) if into is not None else text)
             wrapped.append(y in screen.wrapped)
         cursor = (min(screen.cursor.x, width - 1), screen.cursor.y)
-        return cls(rows, wrapped, terminal.rows, cursor, keys=keys, table=table)
+        if into is None:
+            return cls(rows, wrapped, terminal.rows, cursor, keys=keys, table=table)
+        kept = terminal.rows
+        while kept > 0 and not "".join(rows[len(history) + kept - 1]).strip():
+            kept -= 1
+        del rows[len(history) + kept:], wrapped[len(history) + kept:]
+        if cursor[1] > kept - 1:
+            cursor = (0, max(0, kept - 1))
+        padding = max(0, into.rows - len(rows))
+        rows += [[" "] * width for _ in range(padding)]
+        wrapped += [False] * padding
+        top = len(rows) - into.rows  # the view at the bottom, as the cursor is measured
+        cursor = (cursor[0], len(history) + cursor[1] - top)
+        mode = cls(rows, wrapped, into.rows, cursor, keys=keys, table=table)
+        mode._source = terminal
+        return mode
 
     @classmethod
     def of_text(cls, lines: Sequence[str], width: int, height: int, *, keys: str,
@@ -241,7 +270,13 @@ class CopyMode:
         if self._text is not None:
             return CopyMode.of_text(self._text, terminal.cols, terminal.rows, keys=self.keys,
                                     table=self._table)
-        return CopyMode.of_terminal(terminal, keys=self.keys, table=self._table)
+        if self._source is not None:
+            mode = CopyMode.of_terminal(self._source, keys=self.keys, table=self._table,
+                                        into=terminal)
+        else:
+            mode = CopyMode.of_terminal(terminal, keys=self.keys, table=self._table)
+        mode.scroll_exit, mode.hide_position = self.scroll_exit, self.hide_position
+        return mode
 
     @property
     def text(self) -> list[str]:
@@ -358,6 +393,8 @@ class CopyMode:
             self._follow()
             return action
         self._repeat(lambda: run(self), count)
+        if self.scroll_exit and name in _SCROLLS_DOWN and self.at_bottom:
+            return Action("exit")
         return None
 
     def search(self, pattern: str, forward: bool) -> bool:
@@ -912,6 +949,9 @@ _COMMANDS: dict[str, _Command] = {
     "cancel": _Command(lambda m: Action("exit"), once=True),
 }
 """Every command termhost's copy mode has, by tmux's name."""
+
+_SCROLLS_DOWN = frozenset({"scroll-down", "page-down", "halfpage-down"})
+"""The commands that leave a copy mode entered with -e once they reach the bottom."""
 
 _COPIES = frozenset({"copy-selection", "copy-selection-no-clear", "copy-selection-and-cancel",
                      "copy-pipe", "copy-pipe-no-clear", "copy-pipe-and-cancel"})

@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from termhost.mux.server import Server
     from termhost.terminal.screen import Screen
 
-__all__ = ["ABSENT_WHEN_EMPTY", "MODE_FORMATS", "TMUX_VERSION", "FormatClient",
-           "FormatVariables", "client_variables", "server_variables", "variables"]
+__all__ = ["ABSENT_WHEN_EMPTY", "CONTROL_FLAGS", "MODE_FORMATS", "TMUX_VERSION", "FormatClient",
+           "FormatVariables", "client_name", "client_variables", "server_variables", "variables"]
 
 TMUX_VERSION = "3.3a"
 """The tmux whose language termhost speaks: `#{version}` and `%if` tests compare with it."""
@@ -107,25 +107,49 @@ class FormatClient(Protocol):
     def key_table(self) -> str: ...
 
 
+def client_name(client: FormatClient) -> str:
+    """#{client_name}, as tmux names a client: its terminal, else (a control client on a
+    pipe) `client-PID`."""
+    return client.tty or f"client-{client.pid}"
+
+
+CONTROL_FLAGS = ("no-output", "wait-exit", "pause-after")
+"""The -f flags only a control client has (tmux's server_client_control_flags);
+pause-after is kept as `pause-after=N`, N its age in seconds."""
+
+
+def _client_flags(client: FormatClient) -> str:
+    """#{client_flags}, in tmux's order (server_client_get_flags)."""
+    flags = client.flags
+    control = "control-mode" in flags
+    shown = ["attached", "focused", *(["control-mode"] if control else []),
+             *(["ignore-size"] if "ignore-size" in flags else [])]
+    if control:
+        shown += [flag for flag in ("no-output", "wait-exit") if flag in flags]
+        shown += sorted(flag for flag in flags if flag.startswith("pause-after="))
+    shown += [flag for flag in ("read-only", "active-pane") if flag in flags]
+    return ",".join([*shown, *(["suspended"] if client.suspended else []), "UTF-8"])
+
+
 def client_variables(client: FormatClient) -> dict[str, str]:
     """An attached client's variables, as tmux's format_defaults_client: its terminal
-    (the whole of it, the status line's row included), session and key table."""
+    (the whole of it, the status line's row included), session and key table. A control
+    client has no height, as tmux's (its terminal never starts)."""
     table = client.key_table
+    control = "control-mode" in client.flags
     return {
-        "client_name": client.tty,
+        "client_name": client_name(client),
         "client_tty": client.tty,
         "client_session": client.session.name,
         "client_last_session": client.last_session.name if client.last_session else "",
         "client_width": str(client.size.columns),
-        "client_height": str(client.size.rows),
+        "client_height": "" if control else str(client.size.rows),
         "client_termname": client.term,
         "client_termtype": "",
-        "client_flags": ",".join(["attached", "focused", *[
-            flag for flag in ("ignore-size", "read-only", "active-pane") if flag in client.flags],
-            *(["suspended"] if client.suspended else []), "UTF-8"]),
+        "client_flags": _client_flags(client),
         "client_utf8": "1",
         "client_readonly": "1" if "read-only" in client.flags else "0",
-        "client_control_mode": "0",
+        "client_control_mode": "1" if control else "0",
         "client_prefix": "1" if table == "prefix" else "0",
         "client_key_table": table,
         "client_pid": str(client.pid),
@@ -133,8 +157,8 @@ def client_variables(client: FormatClient) -> dict[str, str]:
         "client_user": _user(client.uid),
         "client_created": str(int(client.created)),
         "client_activity": str(int(client.activity)),
-        "client_cell_width": "16",
-        "client_cell_height": "32",
+        "client_cell_width": "" if control else "16",
+        "client_cell_height": "" if control else "32",
     }
 
 
@@ -425,7 +449,9 @@ def variables(
         "pane_current_path": pane.current_path,
         "pane_start_command": lambda: " ".join(escaped(word) for word in pane.start_command),
         "window_layout": lambda: layout.describe(window.layout, lambda p: p.id),
-        "window_visible_layout": lambda: layout.describe(window.layout, lambda p: p.id),
+        "window_visible_layout": lambda: layout.describe(
+            layout.Cell("pane", window.layout.width, window.layout.height, pane=window.active)
+            if window.zoomed else window.layout, lambda p: p.id),
         "pane_start_path": lambda: pane.start_path or pane.current_path(),
         "cursor_character": lambda: _character_at(screen, screen.cursor.x, screen.cursor.y),
         "history_bytes": lambda: _history_bytes(pane),

@@ -40,6 +40,9 @@ class TmuxOption(NamedTuple):
     separator: str = ""
     """For an array option, the character(s) `set-option` splits a value on ("," or " ,": a
     space or a comma, as tmux does); empty otherwise."""
+    unit: str = ""
+    """What a number option counts (milliseconds, seconds, lines): customize-mode writes
+    it after the value, as tmux's options table's unit."""
 
 
 TMUX_OPTIONS: tuple[TmuxOption, ...] = (
@@ -52,7 +55,7 @@ TMUX_OPTIONS: tuple[TmuxOption, ...] = (
     TmuxOption("copy-command", "server", "string", ""),
     TmuxOption("default-terminal", "server", "string", "tmux-256color"),
     TmuxOption("editor", "server", "string", "/usr/bin/vi"),
-    TmuxOption("escape-time", "server", "number", "500", 0, 2147483647),
+    TmuxOption("escape-time", "server", "number", "500", 0, 2147483647, unit="milliseconds"),
     TmuxOption("exit-empty", "server", "flag", "on"),
     TmuxOption("exit-unattached", "server", "flag", "off"),
     TmuxOption("extended-keys", "server", "choice", "off", choices=("off", "on", "always")),
@@ -66,11 +69,11 @@ TMUX_OPTIONS: tuple[TmuxOption, ...] = (
     TmuxOption("terminal-overrides", "server", "string", "", array=True, separator=","),
     TmuxOption("user-keys", "server", "string", "", array=True, separator=","),
     TmuxOption("activity-action", "session", "choice",
-        "other", choices=("any", "none", "current", "other")),
-    TmuxOption("assume-paste-time", "session", "number", "1", 0, 2147483647),
+        "other", choices=("none", "any", "current", "other")),
+    TmuxOption("assume-paste-time", "session", "number", "1", 0, 2147483647, unit="milliseconds"),
     TmuxOption("base-index", "session", "number", "0", 0, 2147483647),
     TmuxOption("bell-action", "session", "choice",
-        "any", choices=("any", "none", "current", "other")),
+        "any", choices=("none", "any", "current", "other")),
     TmuxOption("default-command", "session", "string", ""),
     TmuxOption("default-shell", "session", "string", "/bin/sh"),
     TmuxOption("default-size", "session", "string", "80x24"),
@@ -79,11 +82,12 @@ TMUX_OPTIONS: tuple[TmuxOption, ...] = (
         "on", choices=("off", "on", "no-detached")),
     TmuxOption("display-panes-active-colour", "session", "colour", "red"),
     TmuxOption("display-panes-colour", "session", "colour", "blue"),
-    TmuxOption("display-panes-time", "session", "number", "1000", 1, 2147483647),
-    TmuxOption("display-time", "session", "number", "750", 0, 2147483647),
-    TmuxOption("history-limit", "session", "number", "2000", 0, 2147483647),
+    TmuxOption("display-panes-time", "session", "number", "1000", 1, 2147483647,
+        unit="milliseconds"),
+    TmuxOption("display-time", "session", "number", "750", 0, 2147483647, unit="milliseconds"),
+    TmuxOption("history-limit", "session", "number", "2000", 0, 2147483647, unit="lines"),
     TmuxOption("key-table", "session", "string", "root"),
-    TmuxOption("lock-after-time", "session", "number", "0", 0, 2147483647),
+    TmuxOption("lock-after-time", "session", "number", "0", 0, 2147483647, unit="seconds"),
     TmuxOption("lock-command", "session", "string", "lock -np"),
     TmuxOption("message-command-style", "session", "style", "bg=black,fg=yellow"),
     TmuxOption("message-style", "session", "style", "bg=yellow,fg=black"),
@@ -91,11 +95,11 @@ TMUX_OPTIONS: tuple[TmuxOption, ...] = (
     TmuxOption("prefix", "session", "key", "C-b"),
     TmuxOption("prefix2", "session", "key", "None"),
     TmuxOption("renumber-windows", "session", "flag", "off"),
-    TmuxOption("repeat-time", "session", "number", "500", 0, 32767),
+    TmuxOption("repeat-time", "session", "number", "500", 0, 32767, unit="milliseconds"),
     TmuxOption("set-titles", "session", "flag", "off"),
     TmuxOption("set-titles-string", "session", "string", '#S:#I:#W - "#T" #{session_alerts}'),
     TmuxOption("silence-action", "session", "choice",
-        "other", choices=("any", "none", "current", "other")),
+        "other", choices=("none", "any", "current", "other")),
     TmuxOption("status", "session", "choice", "on", choices=("off", "on", "2", "3", "4", "5")),
     TmuxOption("status-bg", "session", "colour", "default"),
     TmuxOption("status-fg", "session", "colour", "default"),
@@ -124,7 +128,7 @@ TMUX_OPTIONS: tuple[TmuxOption, ...] = (
         "#[align=centre]#{P:#{?pane_active,#[reverse],}#{pane_index}[#{pane_width}x"
         "#{pane_height}]#[default] }",
         array=True, separator=" ,"),
-    TmuxOption("status-interval", "session", "number", "15", 0, 2147483647),
+    TmuxOption("status-interval", "session", "number", "15", 0, 2147483647, unit="seconds"),
     TmuxOption("status-justify", "session", "choice",
         "left", choices=("left", "centre", "right", "absolute-centre")),
     TmuxOption("status-keys", "session", "choice", "emacs", choices=("vi", "emacs")),

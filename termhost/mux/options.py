@@ -264,7 +264,9 @@ class Options:
         return self._option(name).scope
 
     def is_window_option(self, name: str) -> bool:
-        return not is_user_option(name) and self._option(name).window
+        """A window or pane option (tmux's scopes): set without -g, it is the target
+        window's own, whether or not termhost applies it per window yet."""
+        return not is_user_option(name) and self._option(name).scope in ("window", "pane")
 
     def reset(self, name: str, index: int | None = None) -> None:
         """set-option -u: back to the default (a user option, an array's element go)."""

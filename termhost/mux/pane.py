@@ -211,14 +211,23 @@ class Pane:
         writer that never stops, a pipe-pane -I command, is bounded by)."""
         return self._input.waiting
 
-    def enter_copy_mode(self, *, keys: str, table: Mapping[str, str] | None = None
-                        ) -> CopyMode:
-        """copy-mode: the pane's lines frozen under a cursor, its keys `table`'s (key ->
-        copy-mode command; the stock one for `keys` when None); a pane already in copy
-        mode stays as it is (tmux's copy-mode twice does not start over)."""
+    def enter_copy_mode(self, *, keys: str, table: Mapping[str, str] | None = None,
+                        source: Pane | None = None, scroll_exit: bool = False,
+                        hide_position: bool = False) -> CopyMode:
+        """copy-mode: the pane's lines (`source`'s: -s) frozen under a cursor, its keys
+        `table`'s (key -> copy-mode command; the stock one for `keys` when None), leaving
+        at the bottom with `scroll_exit` (-e), no position shown with `hide_position`
+        (-H); a pane already in copy mode stays as it is, as tmux's copy-mode twice
+        neither starts over nor takes the second one's flags."""
         mode = self.mode
         if not isinstance(mode, CopyMode) or mode.name != "copy-mode":
-            mode = self.mode = CopyMode.of_terminal(self.terminal, keys=keys, table=table)
+            if source is None or source is self:
+                mode = CopyMode.of_terminal(self.terminal, keys=keys, table=table)
+            else:
+                mode = CopyMode.of_terminal(source.terminal, keys=keys, table=table,
+                                            into=self.terminal)
+            mode.scroll_exit, mode.hide_position = scroll_exit, hide_position
+            self.mode = mode
         return mode
 
     def resize(self, cols: int, rows: int) -> None:

@@ -3,9 +3,10 @@
 Whoever can connect to the socket can type into every pane, so it is guarded three ways, as
 tmux guards its own: the directory holding it is ours alone (a real directory, owned by our
 euid, mode 0700), the socket file is 0600, and every peer's uid is checked as it connects
-(SO_PEERCRED: the owner and root only). The default location gets the directory checks
-(`ensure_socket_dir` in the server, `check_socket_dir` in a client); an explicit `-S PATH`
-is the user's choice of place, and only the socket itself is checked, as in tmux.
+(SO_PEERCRED: the owner, root, and the users server-access let in). The default location
+gets the directory checks (`ensure_socket_dir` in the server, `check_socket_dir` in a
+client); an explicit `-S PATH` is the user's choice of place, and only the socket itself
+is checked, as in tmux.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import socket
 import stat
 import struct
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -173,10 +174,11 @@ def peer_uid(sock: socket.socket) -> int:
     return peer_credentials(sock)[1]
 
 
-def peer_allowed(sock: socket.socket) -> bool:
-    """Whether the peer may talk to our server: our own euid, or root (who could anyway)."""
+def peer_allowed(sock: socket.socket, listed: Container[int] = ()) -> bool:
+    """Whether the peer may talk to our server: our own euid, root (who could anyway), or
+    a uid the server's access list holds (server-access -a)."""
     uid = peer_uid(sock)
-    return uid in (os.geteuid(), 0)
+    return uid in (os.geteuid(), 0) or uid in listed
 
 
 def bind_server_socket(path: Path) -> socket.socket:

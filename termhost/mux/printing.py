@@ -94,8 +94,9 @@ def escaped(word: str) -> str:
         return "\\" + word  # a lone special character is escaped, not quoted
     escaped = []
     for char, after in zip(word, [*word[1:], ""], strict=True):
-        # In double quotes `$` is escaped where it would expand: before a name or `{`.
-        expands = char == "$" and (after.isalnum() or after in ("_", "{"))
+        # In double quotes `$` is escaped where it would expand: before a name (which
+        # starts with a letter or `_`) or `{`.
+        expands = char == "$" and ((after.isascii() and after.isalpha()) or after in ("_", "{"))
         if char == "\\" or (quotes == '"' and (char == '"' or expands)):
             escaped.append("\\" + char)
         elif char in _C_STYLE:

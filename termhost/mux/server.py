@@ -24,12 +24,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from termhost.mux import alerts, layout
+from termhost.mux.access import AccessList
 from termhost.mux.bindings import KeyTables
 from termhost.mux.buffers import PasteBuffers
 from termhost.mux.channels import Channel
 from termhost.mux.commands import Context, Result, run_command
 from termhost.mux.commands.hooks import fire_hook
 from termhost.mux.commands.locking import note_activity
+from termhost.mux.control import ControlClient, ControlConnection, window_size
+from termhost.mux.control_notify import ControlHub
 from termhost.mux.copy_mode import CopyMode
 from termhost.mux.environment import Environment, merged
 from termhost.mux.format_scope import FormatJobs
@@ -103,6 +106,8 @@ class Server:
         """The global environment: the server's own when it started (the starting
         client's), less the variables that name the server a client was in."""
         self.options = Options()
+        self.access = AccessList()
+        """Who besides the owner and root may connect (server-access)."""
         self.clients: list[Client] = []
         self._ids = {"session": 0, "window": 0, "pane": 0}
         self._done = asyncio.Event()
@@ -139,6 +144,8 @@ class Server:
         """Where the sessions' snapshots go (termhost.snapshot.index): emptied as the
         server starts and as it ends, so that no dead server's snapshot is ever used."""
         self.captures = CaptureQueue()
+        self.control = ControlHub(self)
+        """What clients in control mode are told of (mux/control_notify.py)."""
         """Every session's capture goes through it: a few at a time, identical ones shared."""
 
     async def load_config(self, path: str | None) -> None:
@@ -171,12 +178,13 @@ class Server:
         printed, a configuration's errors. Every client showing the pane sees it."""
         if isinstance(pane.mode, CopyMode) and pane.mode.name == "view-mode":
             lines = pane.mode.text + lines
-        keys = self.options.get("mode-keys")
+        window = next((each for each in self.windows() if pane in each.panes), None)
+        keys = (self.window_option(window, "mode-keys") if window is not None
+                else self.options.get("mode-keys"))
         pane.mode = CopyMode.of_text(lines, pane.terminal.cols, pane.terminal.rows,
                                      keys=keys, table=self.key_tables.mode_commands(keys))
-        for window in self.windows():
-            if pane in window.panes:
-                self.refresh_window(window)
+        if window is not None:
+            self.refresh_window(window)
 
     def marked_pane(self) -> tuple[Session, Window, Pane] | None:
         """Where the marked pane is, if it is still there."""
@@ -265,6 +273,8 @@ class Server:
     ) -> None:
         """Redraw the clients attached to `session`: all of it, or only the panes (after
         output of `pane`)."""
+        if layout_changed:
+            self.control.changed()
         for client in self.clients:
             if client.session is session:
                 if layout_changed:
@@ -314,8 +324,9 @@ class Server:
         the rows pane-border-status takes from the panes along its edge."""
         root = window.layout
         labels = self.window_option(window, "pane-border-status")
-        if (root.width, root.height, window.labels) != (session.cols, session.rows, labels):
-            layout.resize(root, session.cols, session.rows)
+        cols, rows = window_size(self, session, window) or (session.cols, session.rows)
+        if (root.width, root.height, window.labels) != (cols, rows, labels):
+            layout.resize(root, cols, rows)
             root.place(0, 0)
             window.labels = labels
             window.fit_panes()
@@ -347,6 +358,7 @@ class Server:
             for client in self.clients
             if client.session is session and not client.suspended
             and "ignore-size" not in client.flags
+            and not (isinstance(client, ControlClient) and not client.sized)
         ]
         if not sizes or mode == "manual" or session.manual_size:
             return
@@ -451,6 +463,7 @@ class Server:
         clients of every session the window is linked to (looked up when it happens: a
         window moves and links)."""
         pane.on_close = lambda closed: self._pane_closed(window, closed)
+        self.control.watch(window, pane)
         pane.on_output = lambda wrote: self._pane_wrote(window, wrote)
         pane.yield_to_typing = lambda: any(
             session.typed_recently() for session in self.sessions_of(window))
@@ -629,17 +642,26 @@ class Server:
         `index`, else the lowest free one); not the only pane of a window (the
         verb moves the window then)."""
         assert len(window.panes) > 1, "break-pane moves a window of one pane"
+        if window.active is pane:  # as tmux's: the window's active pane goes, then its cell
+            window.active = window.last if window.last not in (None, pane) else next(
+                each for each in window.panes if each is not pane)
+            window.last = None
+            self.control.sync()
         self._take_out(window, pane)
         if index is None:
             index = to.free_index(int(self.session_option(to, "base-index")))
         cell = Cell[Pane]("pane", to.cols, to.rows, pane=pane)
         new = Window(self._next("window"), name or pane.current_command(), cell, pane,
                      automatic_name=name is None)
-        to.add(new, index, select=select)
+        link = to.add(new, index, select=False)
         self.synchronize_group(to)
         self._watch(new, pane)
         self.fit_window(to, new)
         new.fit_panes()
+        self.control.window_renamed(new)  # tmux's break-pane names it, and tells so
+        self.hook("window-linked", to, new)
+        if select:  # once linked, as tmux tells of the two
+            to.select(link)
         self.refresh(to)
 
     def link_window(self, window: Window, to: Session, index: int, *, select: bool
@@ -647,10 +669,12 @@ class Server:
         """link-window: `window` also at `index` of `to` (free: the caller makes room),
         as tmux's server_link_window. Its size is the clients' to choose (with none, it
         keeps the one it has, as tmux)."""
-        link = to.add(window, index, select=select)
+        link = to.add(window, index, select=False)
         self.synchronize_group(to)
         self.fit_session(to)
         self.hook("window-linked", to, window)
+        if select:  # after it is linked, as tmux tells of the two
+            to.select(link)
         self.refresh(to)
         return link
 
@@ -730,8 +754,14 @@ class Server:
 
     def hook(self, name: str, session: Session, window: Window | None = None,
              pane: Pane | None = None) -> None:
-        """An event happened: its hook runs, in the background (commands/hooks.py)."""
+        """An event happened: the control clients hear of it, and its hook runs, in the
+        background (commands/hooks.py)."""
+        self.control.event(name, session, window)
         fire_hook(Context(self), name, session, window, pane)
+
+    def client_session_changed(self, client: Client) -> None:
+        """`client` attached to, or switched to, the session it shows now."""
+        self.control.client_session_changed(client)
 
     def rename_session(self, session: Session, name: str) -> None:
         del self.sessions[session.name]
@@ -772,9 +802,9 @@ class Server:
         self.hook("window-unlinked", session, window)
         self._end_if_empty(session)
 
-    def _stays_dead(self, pane: Pane) -> bool:
+    def _stays_dead(self, window: Window, pane: Pane) -> bool:
         """remain-on-exit: whether a pane whose process ended stays, marked dead."""
-        remain = self.options.get("remain-on-exit")
+        remain = self.window_option(window, "remain-on-exit")
         status = pane.exit_status
         if pane.killed or status is None or remain == "off":
             return False
@@ -782,7 +812,7 @@ class Server:
 
     def _pane_closed(self, window: Window, pane: Pane) -> None:
         holders = self.sessions_of(window)
-        if self._stays_dead(pane):
+        if self._stays_dead(window, pane):
             pane.show_dead()
             for session in holders:
                 self.refresh(session, layout_changed=False)
@@ -802,11 +832,13 @@ class Server:
         if remaining is not None:
             window.layout = remaining
             window.zoomed = False
+            self.control.sync()  # tmux tells of the layout before the active pane
             if window.last is pane:
                 window.last = None
             if window.active is pane:
                 window.active = window.last or window.panes[0]
                 window.last = None
+            self.control.sync()
             window.fit_panes()
             for session in holders:
                 self.refresh(session)
@@ -856,7 +888,10 @@ class Server:
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             sock = writer.get_extra_info("socket")
-            if sock is None or not peer_allowed(sock):
+            if sock is None:
+                return
+            if not peer_allowed(sock, self.access):
+                await _refuse(reader, writer, "access not allowed")
                 return
             await self._converse(reader, writer)
         except (
@@ -880,6 +915,8 @@ class Server:
             return
         context = Context(self, command_line=True)
         sock = writer.get_extra_info("socket")
+        context.read_only = sock is not None and self.access.read_only(
+            peer_credentials(sock)[1])
         # tmux's name of a client without a terminal, in the message log:
         peer = f"client-{peer_credentials(sock)[0]}" if sock is not None else "client"
         first, self._first_client = self._first_client, False
@@ -897,15 +934,25 @@ class Server:
                 context.tty_output = True
             elif frame.type is FrameType.RESIZE:
                 context.size = decode_size(frame.payload)
+            elif frame.type is FrameType.CONTROL:
+                context.control = 2 if frame.payload == b"2" else 1
             elif frame.type is FrameType.COMMAND:
                 self._commands_running += 1
                 commands = split_arguments(decode_argv(frame.payload)) or [[]]
+                control = ControlConnection(self, context, writer) if context.control else None
                 try:
                     if first:
                         await self._configured.wait()
-                    result = await self._run_sequence(context, commands, context.tty or peer)
+                    result = await (control.run_commands(commands) if control is not None
+                                    else self._run_sequence(context, commands,
+                                                            context.tty or peer))
                 finally:
                     self._commands_running -= 1
+                if control is not None:  # in control mode (-C) to its %exit
+                    await control.serve(result, frames)
+                    verb = lookup(commands[0][0]) if commands[0] else None
+                    self._exit_if_empty(verb is not None and verb.may_leave_empty)
+                    return
                 if result.attach is not None and not result.stderr:
                     await self._attached(result.attach, context, frames, writer,
                                          result.client_flags)
@@ -929,6 +976,8 @@ class Server:
         to the first that fails or attaches, as tmux runs a command line's list; each
         logged as it runs (show-messages)."""
         outcome = Result()
+        if context.read_only and not all(_read_only_may_run(argv) for argv in commands):
+            return Result(stderr="client is read-only\n", status=1)
         for argv in commands:
             if argv:
                 self.log_message(f"{client_name} command: {command_line(argv)}")
@@ -967,10 +1016,13 @@ class Server:
         sock = writer.get_extra_info("socket")
         if sock is not None:
             client.pid, client.uid = peer_credentials(sock)
+            if self.access.read_only(client.uid):
+                client.flags.add("read-only")  # tmux's server_acl_join
         self.clients.append(client)
         self.client_active(client)
         session.last_attached = session.activity_time = time.time()
         self.hook("client-attached", session)
+        self.client_session_changed(client)
         note_activity(self, session)  # lock-after-time counts from here
 
         def typed(data: bytes) -> None:
@@ -1035,6 +1087,7 @@ class Server:
             self.fit_session(client.session)
             if client.session.windows:
                 self.hook("client-detached", client.session)
+            self.control.client_detached(client)
         if client.detach_command is not None:
             shell = self.default_shell(context.env)
             writer.write(encode_frame(FrameType.EXEC,
@@ -1044,6 +1097,29 @@ class Server:
             writer.write(encode_frame(kind, client.detach_reason.encode()))
         writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
         await writer.drain()
+
+
+def _read_only_may_run(argv: list[str]) -> bool:
+    """Whether a read-only client may run `argv`: a verb of tmux's CMD_READONLY, or one
+    that is no verb at all (refused on its own, as tmux's parser refuses it first)."""
+    verb = lookup(argv[0]) if argv else None
+    return verb is None or verb.read_only
+
+
+async def _refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                  message: str) -> None:
+    """Tell a peer the access list keeps out why, as tmux's client exits with a message
+    (and status 0): after its handshake, in answer to its command, so that nothing it
+    sent is left unread (which would reset the connection before it reads the answer)."""
+    frames = _frames(reader, FrameDecoder())
+    await asyncio.wait_for(anext(frames), _HANDSHAKE_TIMEOUT)
+    writer.write(encode_hello())
+    async for frame in frames:
+        if frame.type is FrameType.COMMAND:
+            break
+    writer.write(encode_frame(FrameType.STDERR, f"{message}\n".encode()))
+    writer.write(encode_frame(FrameType.EXIT, encode_exit(0)))
+    await writer.drain()
 
 
 async def _pipe_to(command: str, data: bytes) -> None:

@@ -54,6 +54,9 @@ class Verb(NamedTuple):
     target_may_fail: bool = False
     """A -t that names nothing is no error: the verb runs with no target (tmux's
     CMD_FIND_CANFAIL: display-message expands for the server alone)."""
+    read_only: bool = False
+    """A read-only client (server-access -r) may run it, as tmux's CMD_READONLY: a
+    command line holding any other verb is refused (`client is read-only`)."""
 
 
 VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
@@ -61,7 +64,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
     for verb in (
         Verb("attach-session", ("attach", "a"), "c:dEf:rt:x", 0, 0,
              "[-dErx] [-c working-directory] [-f flags] [-t target-session]",
-             starts_server=True, may_leave_empty=True),
+             starts_server=True, may_leave_empty=True, read_only=True),
         Verb("bind-key", ("bind",), "nrN:T:", 1, -1,
              "[-nr] [-T key-table] [-N note] key [command [arguments]]"),
         Verb("break-pane", ("breakp",), "abdPF:n:s:t:", 0, 0,
@@ -85,12 +88,13 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("confirm-before", ("confirm",), "bp:t:", 1, 1,
              "[-b] [-p prompt] [-t target-client] command"),
         Verb("copy-mode", (), "eHMs:t:uq", 0, 0, "[-eHMuq] [-s src-pane] [-t target-pane]",
-             unsupported="eHMs"),
+             unsupported="M"),
         Verb("customize-mode", (), "F:f:Nt:Z", 0, 0,
              "[-NZ] [-F format] [-f filter] [-t target-pane]"),
         Verb("delete-buffer", ("deleteb",), "b:", 0, 0, "[-b buffer-name]"),
         Verb("detach-client", ("detach",), "aE:s:t:P", 0, 0,
-             "[-aP] [-E shell-command] [-s target-session] [-t target-client]"),
+             "[-aP] [-E shell-command] [-s target-session] [-t target-client]",
+             read_only=True),
         Verb("display-menu", ("menu",), "c:t:OT:x:y:", 1, -1,
              "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] "
              "[-y position] name key command ...", unsupported="O"),
@@ -102,8 +106,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              "[-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] "
              "[-x position] [-y position] [shell-command]", unsupported="s"),
         Verb("display-panes", ("displayp",), "bd:Nt:", 0, 1,
-             "[-bN] [-d duration] [-t target-client] [template]",
-             unsupported="bN"),
+             "[-bN] [-d duration] [-t target-client] [template]"),
         Verb("find-window", ("findw",), "CiNrt:TZ", 1, 1,
              "[-CiNrTZ] [-t target-pane] match-string"),
         Verb("has-session", ("has",), "t:", 0, 0, "[-t target-session]"),
@@ -120,7 +123,8 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("link-window", ("linkw",), "abdks:t:", 0, 0,
              "[-abdk] [-s src-window] [-t dst-window]"),
         Verb("list-buffers", ("lsb",), "F:f:", 0, 0, "[-F format] [-f filter]"),
-        Verb("list-clients", ("lsc",), "F:t:", 0, 0, "[-F format] [-t target-session]"),
+        Verb("list-clients", ("lsc",), "F:t:", 0, 0, "[-F format] [-t target-session]",
+             read_only=True),
         Verb("list-commands", ("lscm",), "F:", 0, 1, "[-F format] [command]",
              starts_server=True, may_leave_empty=True),
         Verb("list-keys", ("lsk",), "1aNP:T:", 0, 1,
@@ -159,12 +163,12 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              own=True),
         Verb("refresh-client", ("refresh",), "A:B:cC:Df:F:l::LRSt:U", 0, 1,
              "[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] "
-             "[-t target-client] [adjustment]", unsupported="ABcCDfFlLRU"),
+             "[-t target-client] [adjustment]", unsupported="cDlLRU"),
         Verb("rename-session", ("rename",), "t:", 1, 1, "[-t target-session] new-name"),
         Verb("rename-window", ("renamew",), "t:", 1, 1, "[-t target-window] new-name"),
         Verb("resize-pane", ("resizep",), "DLMRTt:Ux:y:Z", 0, 1,
              "[-DLMRTUZ] [-x width] [-y height] [-t target-pane] [adjustment]",
-             unsupported="MT"),
+             unsupported="M"),
         Verb("resize-window", ("resizew",), "aADLRt:Ux:y:", 0, 1,
              "[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]"),
         Verb("respawn-pane", ("respawnp",), "c:e:kt:", 0, -1,
@@ -216,7 +220,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("swap-window", ("swapw",), "ds:t:", 0, 0, "[-d] [-s src-window] [-t dst-window]"),
         Verb("switch-client", ("switchc",), "lc:EFnpt:rT:Z", 0, 0,
              "[-ElnprZ] [-c target-client] [-t target-session] [-T key-table]",
-             unsupported="EFrZ"),
+             read_only=True),
         Verb("unbind-key", ("unbind",), "anqT:", 0, 1, "[-anq] [-T key-table] key"),
         Verb("unlink-window", ("unlinkw",), "kt:", 0, 0, "[-k] [-t target-window]"),
         Verb("wait-for", ("wait",), "LSU", 1, 1, "[-L|-S|-U] channel"),

@@ -740,6 +740,20 @@ class Screen(pyte.Screen):
                 continue
             row.cells.extend([BLANK] * missing)
 
+    def trim_below_cursor(self) -> None:
+        """resize-pane -T: the lines below the cursor dropped and as many lines of
+        history brought back in at the top (no more than it holds), the cursor moving
+        down with its line, as tmux's grid_remove_history there; the alternate screen,
+        which has no history, is left alone."""
+        count = min(self.lines - 1 - self.cursor.y, len(self.history))
+        if self._alternate is not None or count <= 0:
+            return
+        for y in range(self.lines - count, self.lines):
+            self.buffer.pop(y, None)
+            self.wrapped.discard(y)
+        self._grow_rows(count)
+        self.dirty.update(range(self.lines))
+
     def _shrink_rows(self, count: int) -> None:
         buffer = self.buffer
         for y in range(self.lines - 1, self.cursor.y, -1):

@@ -123,15 +123,14 @@ def _cut(text: str, width: int) -> str:
 
 
 def _read_only_safe(command: str) -> bool:
-    """A binding a read-only client may use: every command in it detach-client or
-    switch-client (tmux's -r)."""
+    """A binding a read-only client may use: every command in it one of tmux's
+    CMD_READONLY verbs (detach-client, switch-client...: verbs.Verb.read_only)."""
     try:
         commands = split_commands(command, {})
     except LexError:
         return False
     verbs = [lookup(argv[0]) if argv else None for argv in commands]
-    return bool(verbs) and all(verb is not None and verb.name in (
-        "detach-client", "switch-client") for verb in verbs)
+    return bool(verbs) and all(verb is not None and verb.read_only for verb in verbs)
 
 
 def _commands(argv: Sequence[str]) -> list[list[str]]:
@@ -218,6 +217,7 @@ class AttachedClient:
         self.term = (env or {}).get("TERM", "")
         """The client's terminal type (#{client_termname}), which terminal-overrides
         patterns are matched against."""
+        self.environ: Mapping[str, str] = dict(env or {})
         self._theme = ""
         """The theme the client is drawn in (option theme), once applied."""
         self._overlay_styles = OverlayStyles()
@@ -289,6 +289,10 @@ class AttachedClient:
         """The session shown before the last switch (switch-client -l)."""
         self._pane_numbers = False
         """display-panes (C-b q): each pane's number shown over it; a digit selects."""
+        self._pane_numbers_select = True
+        """...unless display-panes -N: then keys go on as if the numbers were not there."""
+        self._pane_numbers_shown: asyncio.Future[None] | None = None
+        """Done when the numbers are hidden again: what display-panes (not -b) waits for."""
         self._pane_numbers_timer: asyncio.TimerHandle | None = None
         self._prompt: Prompt | None = None
         """An open status-line prompt: it takes every key until it is answered."""
@@ -472,7 +476,7 @@ class AttachedClient:
 
     def _taking_keys(self) -> bool:
         return (self._prompt is not None or self._overlay is not None
-                or self._tree is not None)
+                or self._tree is not None or self._pane_numbers)
 
     def run_binding(self, work: Any) -> None:
         """A binding's command line, run as `spawn` runs work; the keys after it wait for
@@ -728,6 +732,7 @@ class AttachedClient:
             self._overlay.close()
         if self._repeating is not None:
             self._repeating.cancel()
+        self._pane_numbers_gone()  # a display-panes waiting for them waits no more
         self._held.clear()
         if reason:
             self.detach_reason = reason
@@ -1002,7 +1007,7 @@ class AttachedClient:
     def copy_mode(self, *, page_up: bool = False) -> None:
         """copy-mode (C-b [): the active pane's scrollback and screen, frozen, to move
         over, search, select and copy into a paste buffer (-u: a page up at once)."""
-        keys = self.server.options.get("mode-keys")
+        keys = self.server.window_option(self.session.active_window, "mode-keys")
         mode = self.active().enter_copy_mode(keys=keys,
                                              table=self.server.key_tables.mode_commands(keys))
         if page_up:
@@ -1084,26 +1089,41 @@ class AttachedClient:
 
     def _switch_session(self, session: Session) -> None:
         old, self.session = self.session, session
+        self.server.client_session_changed(self)
         if old is not session:
             self.last_session = old
             session.last_attached = time.time()  # tmux's server_client_set_session
             self.server.client_active(self)
             self.server.fit_session(old)
 
-    def display_panes(self, duration: float = DISPLAY_PANES_TIME) -> None:
-        """display-panes: the panes' numbers over them for `duration` seconds, or until a
-        key: a digit selects that pane, as tmux's."""
-        if self._pane_numbers_timer is not None:
-            self._pane_numbers_timer.cancel()
-        self._pane_numbers = True
+    def display_panes(self, duration: float = DISPLAY_PANES_TIME, *, select: bool = True
+                      ) -> asyncio.Future[None] | None:
+        """display-panes: the panes' numbers over them for `duration` seconds (0: until
+        a key), or until a key: a digit selects that pane, as tmux's; not `select` (-N),
+        keys go on as if they were not there, and only the time ends them. What is done
+        when they are hidden; None when they are shown already (left as they are, as
+        tmux shows one overlay at a time)."""
+        if self._pane_numbers:
+            return None
+        self._pane_numbers, self._pane_numbers_select = True, select
         loop = asyncio.get_running_loop()
-        self._pane_numbers_timer = loop.call_later(duration, self._hide_pane_numbers)
+        self._pane_numbers_shown = loop.create_future()
+        if duration > 0:
+            self._pane_numbers_timer = loop.call_later(duration, self._hide_pane_numbers)
+        if self._held:  # a binding showed them: the keys after it are theirs
+            loop.call_soon(self._release_keys)
         self._paint()
+        return self._pane_numbers_shown
+
+    def _pane_numbers_gone(self) -> None:
+        if self._pane_numbers_shown is not None and not self._pane_numbers_shown.done():
+            self._pane_numbers_shown.set_result(None)
 
     def _hide_pane_numbers(self) -> None:
         if self._pane_numbers_timer is not None:
             self._pane_numbers_timer.cancel()
             self._pane_numbers_timer = None
+        self._pane_numbers_gone()
         if self._pane_numbers:
             self._pane_numbers = False
             self.relayout()  # the numbers covered pane cells: repaint them
@@ -1164,7 +1184,7 @@ class AttachedClient:
             if event is not None and idle and self.option("mouse") == "on":
                 self.mouse.handle(event)
             return
-        if self._pane_numbers:
+        if self._pane_numbers and self._pane_numbers_select:
             self._hide_pane_numbers()
             panes = self.session.active_window.panes
             if name.isdigit() and int(name) < len(panes):
@@ -1209,7 +1229,7 @@ class AttachedClient:
         the mode runs itself, counts and prompts included), or whatever else its table
         binds the key to (`send -X copy-pipe-and-cancel 'xclip -i'`, `select-pane -L`),
         run as a command line."""
-        keys = self.server.options.get("mode-keys")
+        keys = self.server.window_option(self.session.active_window, "mode-keys")
         binding = self.server.key_tables.binding(
             "copy-mode-vi" if keys == "vi" else "copy-mode", name)
         if binding is not None and mode_command(binding.command) is None:

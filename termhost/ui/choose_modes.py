@@ -1,5 +1,6 @@
 """The choose modes on a client: choose-tree (and find-window, a filtered choose-tree),
-choose-buffer and choose-client, shown in place of the window while they last.
+choose-buffer and choose-client, shown in place of the window while they last, and
+customize-mode (customize_mode.py), opened the same way.
 
 Each is a ChooseTree (choose_tree.py) over what it lists, with the keys tmux's mode gives
 it on top of the tree's own (window-buffer.c: d deletes a buffer, p pastes it;
@@ -28,6 +29,7 @@ from termhost.mux.formats import expand, format_true
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
 from termhost.ui.choose_tree import ChooseTree, ListItem, TreePane, TreeSession, TreeWindow
+from termhost.ui.customize_mode import CustomizeMode
 from termhost.ui.status import status_bar
 from termhost.ui.tree_view import describe, draw, find_pane, frame
 
@@ -58,6 +60,8 @@ def open_chooser(client: AttachedClient, request: ChooseRequest) -> Chooser:
         return BufferChooser(client, request)
     if request.kind == "client":
         return ClientChooser(client, request)
+    if request.kind == "customize":
+        return CustomizeMode(client, request)
     return TreeChooser(client, request)
 
 

@@ -26,8 +26,8 @@ from typing import Literal, NamedTuple
 
 from wcwidth import wcwidth
 
-__all__ = ["Choice", "ChooseTree", "KeyOf", "ListItem", "TreePane", "TreeSession",
-           "TreeWindow"]
+__all__ = ["Choice", "ChooseTree", "KeyOf", "ListItem", "TreeNode", "TreePane",
+           "TreeSession", "TreeWindow"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,19 @@ class ListItem:
     text: str
 
 
+@dataclass(frozen=True)
+class TreeNode:
+    """A row of a tree of any other kind (customize-mode's options and key bindings):
+    its `target` (what the mode acts on, and what keeps it selected and expanded over a
+    rebuild), `name`, `text` (None: the row is its name alone, as tmux's mode-tree
+    draws an item without text) and the rows under it."""
+
+    target: str
+    name: str
+    text: str | None = None
+    children: Sequence[TreeNode] = ()
+
+
 KeyOf = Callable[[int, str], str]
 """A row's shortcut key by its line and its item's target ("" for none): choose-buffer's
 and choose-client's -K."""
@@ -99,7 +112,7 @@ class _Item:
 
     target: str
     name: str
-    text: str
+    text: str | None
     preview: str
     """The pane whose screen the preview shows: the active one under this item."""
     children: list[_Item]
@@ -126,6 +139,8 @@ _COLLAPSE = {"Left", "h", "-"}
 _EXPAND = {"Right", "l", "+"}
 _CHOOSE = {"Enter", "C-m"}
 _CANCEL = {"q", "Escape", "escape", "C-c", "C-g"}
+_EXPAND_ALL = {"M-+"}
+_COLLAPSE_ALL = {"M--"}
 
 Keep = Callable[[int], bool]
 """A filter on panes by id: whether the pane stays in the tree."""
@@ -237,6 +252,9 @@ class ChooseTree:
         """The sort order the preview's title names (`sort: time`), if any."""
         self.previewing = preview
         """The preview is shown under the tree (not -N)."""
+        self.preview_rows: int | None = None
+        """The preview's height when the mode fixes it (customize-mode's 12, tmux's
+        window_customize_height); None: tmux's split by thirds."""
         self._keys = keys or _default_key
         self._lines: list[_Line] = []
         self._build()
@@ -305,6 +323,39 @@ class ChooseTree:
         targets = self.targets()
         self._selected = targets.index(keep) if keep is not None and keep in targets else 0
 
+    @classmethod
+    def of_nodes(cls, nodes: Sequence[TreeNode], *, keys: KeyOf | None = None,
+                 preview: bool = True) -> ChooseTree:
+        """A tree of `nodes`, every one collapsed, the first selected."""
+        tree = cls([], -1, windows=False, keys=keys, preview=preview)
+        tree.graft(nodes)
+        return tree
+
+    def graft(self, nodes: Sequence[TreeNode]) -> None:
+        """The tree anew from `nodes` (after an edit): what was expanded stays expanded
+        and the selected item selected; when it is gone, the row where it was, as
+        mode-tree keeps its tags over a rebuild."""
+        expanded: set[str] = set()
+
+        def walk(items: list[_Item]) -> None:
+            for item in items:
+                if item.expanded:
+                    expanded.add(item.target)
+                walk(item.children)
+
+        def grown(node: TreeNode) -> _Item:
+            return _adopt(_Item(node.target, node.name, node.text, node.target,
+                                [grown(child) for child in node.children],
+                                expanded=node.target in expanded))
+
+        walk(self._roots)
+        kept = self._lines[self._selected].item.target if self._lines else None
+        self._roots = [grown(node) for node in nodes]
+        self._build()
+        targets = self.targets()
+        self._selected = (targets.index(kept) if kept in targets
+                          else max(0, min(self._selected, len(targets) - 1)))
+
     @staticmethod
     def default_key(line: int) -> str:
         """tmux's default key format: rows 0 to 9 by their digit, then M-a to M-z, the
@@ -354,6 +405,8 @@ class ChooseTree:
             self._collapse()
         elif name in _EXPAND:
             self._expand()
+        elif name in _EXPAND_ALL or name in _COLLAPSE_ALL:
+            self._expand_all(name in _EXPAND_ALL)
         return None
 
     def preview_target(self) -> str:
@@ -371,7 +424,9 @@ class ChooseTree:
         if not self.previewing:
             return height
         tree = height // 3 * 2
-        if tree > len(self._lines):
+        if self.preview_rows is not None:
+            tree = max(0, height - self.preview_rows)
+        elif tree > len(self._lines):
             tree = height // 2
         if tree < 10 or height - tree <= 4:
             tree = height
@@ -451,7 +506,8 @@ class ChooseTree:
             parent_last = parent is not None and self._lines[self._index(parent)].last
             start = ("    " if parent_last else "│   ") * (line.depth - 1)
             start += ("└─> " if line.last else "├─> ") + symbol
-        return f"{key.ljust(keylen)}{start}{item.name}: {item.text}"
+        text = "" if item.text is None else f": {item.text}"
+        return f"{key.ljust(keylen)}{start}{item.name}{text}"
 
     def _choose(self) -> Choice:
         return Choice("choose", self._lines[self._selected].item.target)
@@ -483,6 +539,17 @@ class ChooseTree:
             return
         line.item.expanded = True
         self._build()
+
+    def _expand_all(self, expanded: bool) -> None:
+        """M-+ and M-- expand or collapse every top-level item, as mode-tree's; the
+        selection stays on its item, or on the top-level one it was under."""
+        item = self._lines[self._selected].item
+        while not expanded and item.parent is not None:
+            item = item.parent
+        for root in self._roots:
+            root.expanded = expanded and bool(root.children)
+        self._build()
+        self._selected = self._index(item)
 
     def _index(self, item: _Item) -> int:
         return next(i for i, line in enumerate(self._lines) if line.item is item)

@@ -60,8 +60,8 @@ def frame(mode: CopyMode, placement: Placement, styles: OverlayStyles) -> str:
                 out.append(wanted)
                 style = wanted
             out.append(glyph)
-    indicator = mode.position_indicator()
-    if len(indicator) <= width:
+    indicator = "" if mode.hide_position else mode.position_indicator()
+    if indicator and len(indicator) <= width:
         x = placement.x + width - len(indicator)
         out.append(f"\x1b[{placement.y + 1};{x + 1}H{styles.selected}{indicator}")
     out.append(_PLAIN)

@@ -28,9 +28,15 @@ def test_show_hooks_and_set_hook_messages_are_tmuxs(both: BothServers) -> None:
         ["set-hook", "-w", "-t", "s:0", "window-renamed", "set -g @w yes"],
         ["set-hook", "-gu", "session-renamed[3]"],
         ["set-hook", "-t", "s", "session-created", "set -g @s yes"],
+        # A hook lives where its kind does (options_scope_from_name): -w on a session
+        # hook sets the session's, a window hook without -w the window's (libtmux's
+        # test_hooks_mixin).
+        ["set-hook", "-w", "-t", "@0", "session-renamed[0]", "set -g @r yes"],
+        ["set-hook", "-t", "s:0", "pane-exited", "set -g @p yes"],
     ], ["show-hooks", "-g"])
     for args in (["-g"], ["-gw"], [], ["-t", "s"], ["-w", "-t", "s:0"],
-                 ["-g", "after-new-window"], ["-g", "nosuch"]):
+                 ["-g", "after-new-window"], ["-g", "nosuch"], ["session-renamed[0]"],
+                 ["pane-exited"], ["-w", "pane-exited"], ["-t", "s", "session-renamed"]):
         seen = {name: both.answers(name, ["show-hooks", *args]) for name in both.NAMES}
         assert seen["termhost"] == seen["tmux"], args
     # an after- hook runs after its command, and prints to that command's client

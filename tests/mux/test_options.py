@@ -89,6 +89,11 @@ SCRIPT = [
     ["set", "-ga", "update-environment", " SSH_AUTH_SOCK"],
     ["show", "-g", "update-environment"],
     ["show", "-s", "command-alias"],
+    # -o refuses an option set already, -q quietly (a theme's `set -ogq @thm_bg`).
+    ["set", "-og", "@thm_bg", "#1e1e2e"],
+    ["set", "-og", "@thm_bg", "#ffffff"],
+    ["set", "-ogq", "@thm_bg", "#ffffff"],
+    ["show", "-gv", "@thm_bg"],
 ]
 
 

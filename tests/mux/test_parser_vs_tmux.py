@@ -19,7 +19,7 @@ _PLAIN = st.text(alphabet="abcXYZ019-_./:,=@%+", min_size=1, max_size=6)
 _INSIDE = st.text(alphabet="ab c#{}()-;:~$", max_size=6)
 _ESCAPED = st.sampled_from(["\\\\", "\\;", "\\'", '\\"', "\\$", "\\~", "\\ ", "\\a"])
 _EXPANDED = st.sampled_from(["$FROMFILE", "${FROMFILE}", "$HOME", "${HOME}x", "$NOSUCH",
-                             "${NOSUCH}", "~", "~/d", "~root", "$", "${"])
+                             "${NOSUCH}", "~", "~/d", "~root", "$", "${", "$0", "$é"])
 
 
 @st.composite

@@ -68,3 +68,18 @@ def test_join_pane_f_spans_the_whole_window_as_tmux(both: BothServers) -> None:
                      ["move-pane", "-f", "-h", "-b", "-s", "s:2", "-t", "s:0.0"],
                      ["join-pane", "-f", "-d", "-l", "5", "-s", "s:3", "-t", "s:0.2"]],
                     ["display-message", "-p", "-t", "s:0", "#{window_layout} #{pane_index}"])
+
+
+def test_resize_window_a_with_no_client_takes_the_default_size(both: BothServers) -> None:
+    # new-session -x/-y sets the session's own default-size; resize-window -a/-A with no
+    # client goes back to it (or to the global one), as tmux 3.3a (libtmux's test_resize).
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "a", "-x", "100", "-y", "40",
+                        "sleep 1000").returncode == 0
+    both.after_each([["show", "-t", "a", "default-size"], ["set", "-g", "default-size", "90x30"],
+                     ["new-session", "-d", "-s", "b", "sleep 1000"],
+                     ["resize-window", "-t", "a", "-x", "50", "-y", "10"],
+                     ["resize-window", "-t", "a", "-a"],
+                     ["resize-window", "-t", "b", "-y", "5"], ["resize-window", "-t", "b", "-A"]],
+                    ["list-windows", "-a", "-F",
+                     "#{session_name} #{window_width}x#{window_height}"])

@@ -90,6 +90,11 @@ class Context:
     command_line: bool = False
     """A command-line client asked (tmux's client without a terminal), not the server
     itself (its -f file, a hook): what source-file says goes to that client as tmux's."""
+    read_only: bool = False
+    """The command-line client is of a user server-access made read-only."""
+    control: int = 0
+    """The client is in control mode (termhost -C: 1, -CC: 2, mux/control.py): it
+    attaches with no terminal, its size unknown until refresh-client -C."""
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]
@@ -128,7 +133,8 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
         return Result(stderr=not_implemented(verb) + "\n", status=1)
     try:
         if (context.session is not None and "t" not in flags and "t:" in verb.flags
-                and "t" not in verb.unsupported and "-t target-client" not in verb.usage):
+                and "t" not in verb.unsupported and "-t target-client" not in verb.usage
+                and verb.name not in _T_NOT_A_TARGET):
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"
@@ -140,6 +146,10 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
     except CommandError as error:
         return Result(stderr=f"{error}\n", status=1)
 
+
+_T_NOT_A_TARGET = frozenset({"new-session"})
+"""Verbs whose -t the current session does not stand in for: new-session's names a
+group to join (tmux resolves no target for it)."""
 
 _TARGET_KINDS: dict[str, TargetKind] = {
     "-t target-window": "window", "-t target-pane": "pane", "-t dst-window": "index",
@@ -441,6 +451,7 @@ def one_name(args: list[str], verb: str) -> str:
 
 # The verbs, a module per kind of object, each registering its own with @command.
 from termhost.mux.commands import (  # noqa: E402  (they use what is defined above)
+    access,
     buffers,
     clients,
     environment,
@@ -461,7 +472,7 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     windows,
 )
 
-__all__ += ["buffers", "clients", "environment", "hooks", "keys", "layouts", "locking", "modes",
-            "overlays", "panes",
+__all__ += ["access", "buffers", "clients", "environment", "hooks", "keys", "layouts",
+            "locking", "modes", "overlays", "panes",
             "pipes", "prompts", "recording", "scripts", "sessions", "settings", "snapshots",
             "windows"]

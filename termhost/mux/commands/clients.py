@@ -7,7 +7,8 @@ With no client attached there is nothing to act on: tmux's `no current client`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, overload
+import re
+from typing import TYPE_CHECKING, cast, overload
 
 from termhost.mux.commands import (
     CommandError,
@@ -19,13 +20,20 @@ from termhost.mux.commands import (
     listed,
 )
 from termhost.mux.format_scope import ServerScope, format_target
-from termhost.mux.format_variables import FormatVariables, client_variables
+from termhost.mux.format_variables import (
+    CONTROL_FLAGS,
+    FormatVariables,
+    client_name,
+    client_variables,
+)
 from termhost.mux.formats import expand
 from termhost.mux.jobs import JOBS
 from termhost.mux.tty_term import TerminalDescription, describe_terminal
+from termhost.mux.verbs import flag_values
 
 if TYPE_CHECKING:
     from termhost.mux.attached import Client
+    from termhost.mux.control import ControlClient
 
 
 def _clients(context: Context) -> list[Client]:
@@ -58,7 +66,7 @@ def find_client(context: Context, target: str | None, *,
                 return None
             raise
     for client in context.server.clients:
-        if target in (client.tty, client.tty.removeprefix("/dev/")):
+        if target in (client_name(client), client.tty.removeprefix("/dev/") or None):
             return client
     if quiet:
         return None
@@ -118,8 +126,18 @@ async def list_clients(context: Context, flags: dict[str, str], args: list[str])
 @command("switch-client")
 async def switch_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """Show another session (-t), or the previous (-p), next (-n) or last (-l) one by
-    name, on the current client or -c's; -T instead makes the key table its next key
-    is looked up in (`bind -n M-r switch-client -T resize`)."""
+    name, on the current client or -c's, its environment updated from the client's
+    (update-environment) unless -E; a pane of a zoomed window keeps it zoomed with -Z.
+    -T instead makes the key table its next key is looked up in (`bind -n M-r
+    switch-client -T resize`). -r first toggles the client read-only (and ignore-size
+    with it, as tmux's); -F is taken and does nothing, as in tmux 3.3a."""
+    if "r" in flags:
+        client = find_client(context, flags.get("c"))
+        if "read-only" in client.flags:
+            client.flags -= {"read-only", "ignore-size"}
+        else:
+            client.flags |= {"read-only", "ignore-size"}
+        context.server.fit_session(client.session)
     if "T" in flags:
         client = find_client(context, flags.get("c"))
         if not context.server.key_tables.exists(flags["T"]):
@@ -129,35 +147,147 @@ async def switch_client(context: Context, flags: dict[str, str], args: list[str]
     clients = [find_client(context, flags["c"])] if "c" in flags else (
         [context.client] if context.client is not None else _clients(context))
     for client in clients:
-        if "n" in flags or "p" in flags:
-            client.step_session(1 if "n" in flags else -1)
-        elif "l" in flags:
-            if client.last_session is None or client.last_session.name not in \
-                    context.server.sessions:
-                raise CommandError("can't find last session")
-            client.switch_to(f"${client.last_session.id}")
-        elif "t" in flags:
-            target = flags["t"]
-            if target.startswith(("%", "@")) or ":" in target:
-                _, window, pane = find_pane(context.server, target)
-                client.switch_to(pane.name if "." in target or target[0] == "%"
-                                 else f"@{window.id}")
-            else:
-                client.switch_to(f"${find_session(context.server, target).id}")
+        _switch(context, client, flags)
+        if "E" not in flags:
+            session = client.session
+            session.environment.update_from(context.server.session_option(
+                session, "update-environment").split(), client.environ)
         client.relayout()
     return Result()
+
+
+def _switch(context: Context, client: Client, flags: dict[str, str]) -> None:
+    """The client shows -t's session (window, pane), or -n, -p or -l's."""
+    if "n" in flags or "p" in flags:
+        client.step_session(1 if "n" in flags else -1)
+    elif "l" in flags:
+        if client.last_session is None or client.last_session.name not in \
+                context.server.sessions:
+            raise CommandError("can't find last session")
+        client.switch_to(f"${client.last_session.id}")
+    elif "t" in flags:
+        target = flags["t"]
+        if target.startswith(("%", "@")) or ":" in target:
+            _, window, pane = find_pane(context.server, target)
+            zoomed = window.zoomed
+            client.switch_to(pane.name if "." in target or target[0] == "%"
+                             else f"@{window.id}")
+            if zoomed and "Z" in flags:
+                window.zoom(True)
+        else:
+            client.switch_to(f"${find_session(context.server, target).id}")
+
+
+CLIENT_FLAGS = ("ignore-size", "read-only", "active-pane")
+"""The -f flags of an attached client termhost acts on (tmux's server_client_set_flags);
+a control client takes format_variables.CONTROL_FLAGS too."""
+
+
+def set_client_flags(flags: set[str], text: str, *, control: bool) -> set[str]:
+    """`flags` with the comma-separated ones of `text` set (a `!` before one clears it;
+    a client that is read-only stays so), as tmux's server_client_set_flags; the
+    control-mode ones only for a `control` client, `pause-after[=N]` as pause-after=N.
+    Others are ignored, as tmux ignores them."""
+    flags = set(flags)
+    for word in text.split(","):
+        name = word.removeprefix("!")
+        age = re.match(r"pause-after=(\d+)", name)
+        if control and (name == "pause-after" or age is not None):
+            flag = f"pause-after={int(age[1]) if age is not None else 0}"
+            flags -= {each for each in flags if each.startswith("pause-after=")}
+        elif (control and name in CONTROL_FLAGS) or name in CLIENT_FLAGS:
+            flag = name
+        else:
+            continue
+        if not word.startswith("!"):
+            flags.add(flag)
+        elif flag != "read-only":
+            flags.discard(flag)
+    return flags
+
+
+_SIZE_LIMITS = range(1, 10001)
+"""A size refresh-client -C takes, in each dimension (tmux's WINDOW_MINIMUM to _MAXIMUM)."""
 
 
 @command("refresh-client")
 async def refresh_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The client (-t, else the current one) drawn again; -S only its status line (what
-    status-line plugins run after they change what it shows)."""
+    status-line plugins run after they change what it shows). -f (-F) sets its flags.
+    A control client's (mux/control.py): -C its size, or a window's (@ID:WxH); -A
+    %PANE:on|off|pause|continue whether a pane's output reaches it; -B NAME:WHAT:FORMAT
+    a format it is told of when its value changes."""
     client = find_client(context, flags.get("t"))
-    if "S" in flags:
+    control = cast("ControlClient", client) if "control-mode" in client.flags else None
+    for letter in "Ff":
+        if letter in flags:
+            client.flags = set_client_flags(client.flags, flags[letter],
+                                            control=control is not None)
+            context.server.fit_session(client.session)
+    if any(letter in flags for letter in "ABC"):
+        if control is None:
+            raise CommandError("not a control client")
+        if "A" in flags:
+            for value in flag_values(flags, "A"):
+                _pane_state(context, control, value)
+        elif "B" in flags:
+            for value in flag_values(flags, "B"):
+                control.subscribe(value)
+        else:
+            _control_size(context, control, flags["C"])
+    elif "S" in flags:
         client.refresh_status()
     else:
         client.relayout()
     return Result()
+
+
+def _pane_state(context: Context, client: ControlClient, value: str) -> None:
+    """-A %PANE:STATE (anything else is ignored, as tmux ignores it)."""
+    target, colon, state = value.partition(":")
+    if not colon or not target.startswith("%") or not target[1:].isdigit():
+        return
+    try:
+        _, _, pane = find_pane(context.server, target)
+    except CommandError:
+        return
+    stream = client.stream
+    if state == "on":
+        stream.off.discard(pane.id)
+    elif state == "off":
+        stream.off.add(pane.id)
+    elif state == "pause":
+        stream.pause(pane)
+    elif state == "continue":
+        stream.resume(pane)
+
+
+def _control_size(context: Context, client: ControlClient, value: str) -> None:
+    """-C WxH (or W,H): the client's size; @ID:WxH a window's alone, @ID: no more,
+    read as tmux's sscanf reads them."""
+    window = re.match(r"@(\d+):(\d+)x(\d+)", value)
+    if window is not None:
+        number, cols, rows = (int(group) for group in window.groups())
+        _check_size(cols, rows)
+        client.window_sizes[number] = (cols, rows)
+        context.server.refresh_all()
+        return
+    cleared = re.match(r"@(\d+):", value)
+    if cleared is not None:
+        if client.window_sizes.pop(int(cleared[1]), None) is not None:
+            context.server.refresh_all()
+        return
+    size = re.match(r"(\d+),(\d+)", value) or re.match(r"(\d+)x(\d+)", value)
+    if size is None:
+        raise CommandError("bad size argument")
+    cols, rows = int(size[1]), int(size[2])
+    _check_size(cols, rows)
+    client.resize(cols, rows)
+
+
+def _check_size(cols: int, rows: int) -> None:
+    if cols not in _SIZE_LIMITS or rows not in _SIZE_LIMITS:
+        raise CommandError("size too small or too big")
 
 
 _MESSAGE_FORMAT = "#{t/p:message_time}: #{message_text}"

@@ -25,13 +25,17 @@ from termhost.mux.verbs import lookup
 __all__ = ["fire_hook", "run_hook"]
 
 
-def _scope(context: Context, flags: dict[str, str]) -> Hooks:
-    """-g the global hooks; else the target window's (-w, -p) or session's."""
+def _scope(context: Context, flags: dict[str, str], name: str | None = None) -> Hooks:
+    """-g the global hooks; else, for a hook `name`, where its kind lives (the target
+    window's for a window hook, the session's for a session hook: -w and -p change
+    nothing then, as tmux's options_scope_from_name), and for a listing the target
+    window's (-w, -p) or session's."""
     server = context.server
     if "g" in flags:
         return server.hooks
     session, window, _ = find_pane(server, flags.get("t"))
-    return window.hooks if "w" in flags or "p" in flags else session.hooks
+    in_window = name in WINDOW_HOOKS if name is not None else "w" in flags or "p" in flags
+    return window.hooks if in_window else session.hooks
 
 
 @command("set-hook")
@@ -45,7 +49,7 @@ async def set_hook(context: Context, flags: dict[str, str], args: list[str]) -> 
         session, window, pane = find_pane(context.server, flags.get("t"))
         result = await run_hook(context, name, session, window, pane)
         return dataclasses.replace(result, status=0)
-    scope = _scope(context, flags)
+    scope = _scope(context, flags, name)
     if "u" in flags:
         scope.unset(name, index)
         return Result()
@@ -67,7 +71,7 @@ async def show_hooks(context: Context, flags: dict[str, str], args: list[str]) -
     """The hooks of a scope as tmux lists them: -g every hook name, with its commands as
     `name[N] command` (-w: the window and pane ones); else those the target session
     (window) sets. A hook name shows that one alone."""
-    scope = _scope(context, flags)
+    scope = _scope(context, flags, array_reference(args[0])[0] if args else None)
     names: tuple[str, ...] | None = None
     if "g" in flags:
         names = WINDOW_HOOKS if "w" in flags or "p" in flags else SESSION_HOOKS

@@ -30,6 +30,7 @@ async def select_layout(context: Context, flags: dict[str, str], args: list[str]
             window.old_layout = old  # as tmux puts it back on an error
             raise CommandError(str(error)) from None
         context.server.refresh_window(window)
+        context.server.control.layout_changed(window)  # told even if it came out the same
         return Result()
     if "o" in flags:
         return Result()  # no layout before: nothing to go back to, as tmux
@@ -37,6 +38,7 @@ async def select_layout(context: Context, flags: dict[str, str], args: list[str]
         layout.spread_out(window.layout, pane)
         window.fit_panes()
         context.server.refresh(session)
+        context.server.control.layout_changed(window)
         return Result()
     try:
         if "n" in flags:
@@ -51,6 +53,8 @@ async def select_layout(context: Context, flags: dict[str, str], args: list[str]
         raise CommandError(str(error)) from None
     window.arrange(preset)
     context.server.refresh(session)
+    for _ in range(2 if len(window.panes) > 1 else 1):  # tmux's preset tells, and then its verb
+        context.server.control.layout_changed(window)
     return Result()
 
 

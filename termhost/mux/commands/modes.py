@@ -1,5 +1,5 @@
 """Verbs that put a pane (a client) into one of tmux's modes: clock-mode, choose-tree,
-choose-buffer, choose-client and find-window.
+choose-buffer, choose-client, find-window and customize-mode.
 
 clock-mode is the pane's, as copy mode is: every client showing the pane shows the
 clock, redrawn when the minute turns. The choose modes are shown by the client that
@@ -28,10 +28,11 @@ __all__ = ["ChooseRequest", "find_window_filter"]
 
 @dataclass(frozen=True)
 class ChooseRequest:
-    """What choose-tree, choose-buffer, choose-client or find-window asked the client
-    to list, in the words of their flags (tmux's mode-tree arguments)."""
+    """What choose-tree, choose-buffer, choose-client, find-window or customize-mode
+    asked the client to list, in the words of their flags (tmux's mode-tree
+    arguments)."""
 
-    kind: Literal["buffer", "client", "tree"]
+    kind: Literal["buffer", "client", "customize", "tree"]
     target: str
     """The pane the mode is for (`%N`): its variables are in the formats, and the
     template's command runs against it."""
@@ -54,7 +55,7 @@ class ChooseRequest:
     session expanded to its windows and every window to its panes."""
 
 
-def _request(flags: dict[str, str], kind: Literal["buffer", "client", "tree"],
+def _request(flags: dict[str, str], kind: Literal["buffer", "client", "customize", "tree"],
              target: str, template: str) -> ChooseRequest:
     collapsed: Literal["", "sessions", "windows"] = (
         "sessions" if "s" in flags else "windows" if "w" in flags else "")
@@ -141,6 +142,19 @@ async def choose_client(context: Context, flags: dict[str, str], args: list[str]
         return Result()
     client.choose(_request(flags, "client", pane.name,
                            args[0] if args else "detach-client -t '%%'"))
+    return Result()
+
+
+@command("customize-mode")
+async def customize_mode(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """The server's options and key bindings as a tree to browse and change, on the
+    current client, the values shown being those the pane -t names sees; with no
+    client nothing shows it and it succeeds, as choose-tree. -Z is how termhost always
+    shows it."""
+    session, _, pane = find_pane(context.server, flags.get("t"))
+    client = _showing(context, session)
+    if client is not None:
+        client.choose(_request(flags, "customize", pane.name, ""))
     return Result()
 
 

@@ -4,6 +4,7 @@ break-pane, join-pane (move-pane), swap-pane, rotate-window."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
@@ -140,14 +141,19 @@ def _mode_command(context: Context, session: Session, pane: Pane, args: list[str
 @command("copy-mode")
 async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The target pane (the current one) into copy mode, -u a page up at once; -q takes
-    it out of any mode. The pane's mode shows on every client, as tmux's."""
+    it out of any mode. -s shows another pane's lines in it; -e leaves it on scrolling
+    down to the bottom, -H hides the position. The pane's mode shows on every client,
+    as tmux's."""
     session, _, pane = find_pane(context.server, flags.get("t"))
     if "q" in flags:
         pane.mode = None
     else:
         keys = context.server.options.get("mode-keys")
+        source = find_pane(context.server, flags["s"])[2] if "s" in flags else None
         mode = pane.enter_copy_mode(keys=keys,
-                                    table=context.server.key_tables.mode_commands(keys))
+                                    table=context.server.key_tables.mode_commands(keys),
+                                    source=source, scroll_exit="e" in flags,
+                                    hide_position="H" in flags)
         if "u" in flags:
             mode.run("page-up")
     context.server.refresh(session)
@@ -277,7 +283,8 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
         raise CommandError("pane is not empty")
     if "F" in flags and args:
         raise CommandError("only one of -F or argument must be given")
-    client = find_client(context, flags["c"], quiet=True) if "c" in flags else None
+    client = (find_client(context, flags["c"], quiet=True) if "c" in flags
+              else context.client)  # a binding's, a control client's: its own variables
     delay = None
     if "d" in flags:
         if not flags["d"].isdigit():  # strtonum's words, as tmux's args_strtonum
@@ -318,8 +325,15 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
 @command("resize-pane")
 async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """-Z toggles the zoom of the target pane (made active); -x/-y give its cell a size,
-    -L/-R/-U/-D move a border of it by `adjustment` (1), as tmux's layout arithmetic."""
+    -L/-R/-U/-D move a border of it by `adjustment` (1), as tmux's layout arithmetic.
+    -T first, alone: the lines below the cursor trimmed, history lines moving in (not
+    in a mode), the adjustment not even read, as tmux's."""
     session, window, pane = find_pane(context.server, flags.get("t"))
+    if "T" in flags:
+        if pane.mode is None:
+            pane.terminal.screen.trim_below_cursor()
+            context.server.refresh(session)
+        return Result()
     if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
         raise CommandError(f"adjustment {' '.join(args)} is invalid")
     if "Z" in flags:
@@ -612,8 +626,9 @@ async def rotate_window(context: Context, flags: dict[str, str], args: list[str]
 @command("display-panes")
 async def display_panes(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The pane numbers over the panes of the session's attached clients for -d
-    milliseconds (1000); a digit typed meanwhile selects that pane. -t names the client
-    (or, as termhost also takes it, a session); without it, the asking client's."""
+    milliseconds (1000); a digit typed meanwhile selects that pane, unless -N. -t names
+    the client (or, as termhost also takes it, a session); without it, the asking
+    client's. It waits until they are hidden again, as tmux's, unless -b."""
     target = flags.get("t")
     client = find_client(context, target, quiet=True) if target is not None else None
     session = (client.session if client is not None
@@ -622,9 +637,10 @@ async def display_panes(context: Context, flags: dict[str, str], args: list[str]
     duration = flags.get("d", "1000")
     if not duration.isdigit():
         raise CommandError(f"duration is invalid: {duration}")
-    for client in context.server.clients:
-        if client.session is session:
-            client.display_panes(int(duration) / 1000)
+    shown = [client.display_panes(int(duration) / 1000, select="N" not in flags)
+             for client in context.server.clients if client.session is session]
+    if "b" not in flags:
+        await asyncio.gather(*(each for each in shown if each is not None))
     return Result()
 
 

@@ -17,7 +17,7 @@ from termhost.mux.commands import (
     size_arg,
     working_directory,
 )
-from termhost.mux.commands.clients import hang_up
+from termhost.mux.commands.clients import hang_up, set_client_flags
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables
 from termhost.mux.model import Session, SessionGroup
@@ -34,7 +34,7 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     server = context.server
     if context.depth and not context.size:
         flags = {**flags, "d": ""}  # from a file (start-server -f): detached, as in tmux
-    if "d" not in flags and not context.size:
+    if "d" not in flags and not context.size and not context.control:
         raise CommandError("open terminal failed: not a terminal")
     name = flags.get("s")
     if name is not None and (not name or ":" in name or "." in name):
@@ -50,8 +50,9 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
         if args or "n" in flags:
             raise CommandError("command or window name given with target")
         group = _group_of(context, flags["t"])
-    cols = size_arg(flags.get("x", "80"), "width")
-    rows = size_arg(flags.get("y", "24"), "height")
+    default_cols, _, default_rows = server.options.get("default-size").partition("x")
+    cols = size_arg(flags.get("x", default_cols), "width")
+    rows = size_arg(flags.get("y", default_rows), "height")
     cwd = working_directory(context, flags, None)
     extra: dict[str, str] = {}
     for assignment in flag_values(flags, "e"):
@@ -64,10 +65,13 @@ async def new_session(context: Context, flags: dict[str, str], args: list[str]) 
     session = await server.new_session(name, cols, rows, args, context.env, cwd,
                                        flags.get("n"), extra,
                                        update_environment="E" not in flags, group=group)
+    if "x" in flags or "y" in flags:  # its own default-size, as tmux sets it
+        session.options["default-size"] = f"{cols}x{rows}"
     server.show_config_causes(session)
     info = new_object_info(flags, "#{session_name}:", server, session)
     return Result(stdout=info) if "d" in flags else Result(
-        stdout=info, attach=session, client_flags=client_flags(flags))
+        stdout=info, attach=session,
+        client_flags=client_flags(flags, control=bool(context.control)))
 
 
 def _group_of(context: Context, target: str) -> SessionGroup:
@@ -94,20 +98,10 @@ async def attach_session(context: Context, flags: dict[str, str], args: list[str
                    hangup="x" in flags, update="E" not in flags, flags=flags)
 
 
-CLIENT_FLAGS = ("ignore-size", "read-only", "active-pane")
-"""The -f flags of an attached client termhost acts on (tmux's server_client_set_flags;
-the control-mode ones wait for control mode)."""
-
-
-def client_flags(flags: dict[str, str]) -> frozenset[str]:
-    """-f's comma-separated flags (a `!` before one turns it off; others are ignored, as
-    tmux ignores them) and attach -r's read-only."""
+def client_flags(flags: dict[str, str], *, control: bool = False) -> frozenset[str]:
+    """attach -r's read-only, and -f's flags (`set_client_flags`)."""
     chosen = {"read-only"} if "r" in flags else set()
-    for word in flags.get("f", "").split(","):
-        name = word.removeprefix("!")
-        if name in CLIENT_FLAGS:
-            (chosen.discard if word.startswith("!") else chosen.add)(name)
-    return frozenset(chosen)
+    return frozenset(set_client_flags(chosen, flags.get("f", ""), control=control))
 
 
 def _attach(context: Context, session: Session, *, detach_others: bool,
@@ -116,7 +110,7 @@ def _attach(context: Context, session: Session, *, detach_others: bool,
     """The client attaches to `session`: its environment updated from the client's first
     (update-environment, unless `update` is off: -E), its other clients detached with
     `detach_others` (-d), their parents sent SIGHUP with `hangup` (-x)."""
-    if not context.size:
+    if not context.size and not context.control:
         raise CommandError("open terminal failed: not a terminal")
     if update:  # as tmux updates it from each attaching client
         session.environment.update_from(
@@ -125,7 +119,8 @@ def _attach(context: Context, session: Session, *, detach_others: bool,
         for client in list(context.server.clients):
             if client.session is session:
                 hang_up(client, hangup)
-    return Result(attach=session, client_flags=client_flags(flags or {}))
+    return Result(attach=session,
+                  client_flags=client_flags(flags or {}, control=bool(context.control)))
 
 
 @command("has-session")

@@ -55,6 +55,8 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
             value = expand_at(context, value, flags.get("t"))
         if "o" in flags and (name in window.options if window is not None
                              else held.is_set(name)):
+            if "q" in flags:  # quietly left as it is, as tmux's (themes' `set -ogq`)
+                return Result()
             raise CommandError(f"already set: {name}")
         if window is not None:
             if unset:

@@ -266,6 +266,9 @@ async def resize_window(context: Context, flags: dict[str, str], args: list[str]
     if sizes and ("A" in flags or "a" in flags):
         pick = max if "A" in flags else min
         cols, rows = pick(c for c, _ in sizes), pick(r for _, r in sizes)
+    elif "A" in flags or "a" in flags:  # no client: the session's default-size, as tmux
+        width, _, height = server.session_option(session, "default-size").partition("x")
+        cols, rows = int(width), int(height)
     cols = size_arg(flags["x"], "width") if "x" in flags else cols
     rows = size_arg(flags["y"], "height") if "y" in flags else rows
     cols += step * (("R" in flags) - ("L" in flags))
