@@ -199,8 +199,8 @@ class Session:
         if stdout is None or stdout.closed:
             return None
         while (end := self._buffer.find(b"\n")) < 0:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([stdout], [], [], left)[0]:
+            left = max(0.0, deadline - time.monotonic())  # 0: what has come already
+            if not select.select([stdout], [], [], left)[0]:
                 return None
             data = os.read(stdout.fileno(), 65536)
             if not data:

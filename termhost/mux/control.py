@@ -16,6 +16,7 @@ import contextlib
 import os
 import re
 import time
+import traceback
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -237,11 +238,6 @@ class ControlStream:
         finally:
             self._draining = None
         self._pump()
-
-    @property
-    def done(self) -> bool:
-        """Nothing left to write but what the connection has taken."""
-        return not self._queue
 
 
 class _Subscription(NamedTuple):
@@ -603,7 +599,11 @@ async def run_block(server: Server, stream: ControlStream, context: Context,
     number, now = server.control.next_number(), int(time.time())
     stream.write(f"%begin {now} {number} {flags}")
     server.log_message(f"{client} command: {command_line(argv)}")
-    result = await run_command(context, argv)
+    try:
+        result = await run_command(context, argv)
+    except Exception:  # a bug in a verb must not leave the block open
+        traceback.print_exc()  # into the server's log
+        result = Result(stderr="termhost: internal error (see the server log)\n", status=1)
     server.control.sync()  # what it changed is told apart from what the next one does
     for text in (result.stdout, result.stderr):
         if text:

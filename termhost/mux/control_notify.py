@@ -188,12 +188,12 @@ class ControlHub:
 
     def _rename(self) -> None:
         """tmux's automatic-rename timer: the names the windows' programs give them."""
+        self._names = asyncio.get_running_loop().call_later(NAME_INTERVAL, self._rename)
         for window in self.server.windows():
             self.server.window_name(window)
         self.sync()
         if self._pending:
             self.settle()
-        self._names = asyncio.get_running_loop().call_later(NAME_INTERVAL, self._rename)
 
     # --- what changed -------------------------------------------------------------------
 

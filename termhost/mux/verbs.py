@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["VERBS", "UsageError", "Verb", "flag_count", "lookup", "not_implemented",
-           "parse_flags"]
+__all__ = ["VERBS", "UsageError", "Verb", "flag_count", "lookup", "parse_flags"]
 
 
 class UsageError(ValueError):
@@ -303,11 +302,6 @@ def flag_values(flags: dict[str, str], letter: str) -> list[str]:
 def _refused(verb: Verb, cause: str) -> UsageError:
     return UsageError(f"command {verb.name}: {cause}")
 
-
-def not_implemented(verb: Verb) -> str:
-    """The one line for a verb of tmux's that termhost has no implementation of (it is
-    not in commands.COMMANDS), said the same whether a server runs or not."""
-    return f"termhost: {verb.name} is not implemented yet"
 
 
 def lookup(word: str) -> Verb | None:

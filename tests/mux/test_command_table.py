@@ -17,7 +17,6 @@ from termhost.mux.verbs import VERBS, UsageError, Verb, parse_flags
 from tests.conftest import BothServers
 
 TMUX_VERBS = [verb for verb in VERBS.values() if not verb.own]
-UNIMPLEMENTED = [verb for verb in TMUX_VERBS if verb.name not in COMMANDS]
 LACKING = [verb for verb in VERBS.values() if verb.unsupported]
 LETTERS = string.ascii_letters + string.digits
 """What tmux's parser takes for a flag letter (isalnum); anything else is `invalid`."""
@@ -82,15 +81,12 @@ def refusal(verb: Verb, args: list[str]) -> str:
 
 
 def test_the_table_is_tmuxs_ninety_verbs_and_termhosts_own() -> None:
-    # tmux 3.3a's list-commands has 90 lines; an unsupported flag is one of the verb's
-    # tmux flags, and only an implementation can lack one; a verb that starts a server
-    # has an implementation to run there.
+    # tmux 3.3a's list-commands has 90 lines, every one of them implemented, as every
+    # verb of termhost's own; an unsupported flag is one of the verb's tmux flags.
     assert len(TMUX_VERBS) == 90
     for verb in VERBS.values():
         assert set(verb.unsupported) <= set(verb.flags.replace(":", "")), verb.name
-        assert not verb.unsupported or verb.name in COMMANDS, verb.name
-        assert not verb.starts_server or verb.name in COMMANDS, verb.name
-        assert verb.name in COMMANDS or not verb.own, verb.name
+        assert verb.name in COMMANDS, verb.name
 
 
 @each(TMUX_VERBS)
@@ -163,21 +159,6 @@ def test_a_verb_starts_a_server_as_tmuxs_do(verb: Verb, tmp_path: Path) -> None:
         tmux.run("tmux", "kill-server")
     unreached = done.stderr.startswith(("no server running on ", "error connecting to "))
     assert verb.starts_server == (not unreached), done.stderr
-
-
-@each(UNIMPLEMENTED)
-def test_a_verb_not_implemented_says_so_and_starts_no_server(
-    verb: Verb, servers: BothServers, both: BothServers
-) -> None:
-    # termhost's own line for a verb of tmux's it lacks, exit status 1, with a server
-    # running; with none, what tmux says of a verb that starts none (no server running),
-    # and it starts none: the thin client need not know what the server implements.
-    said = (1, "", f"termhost: {verb.name} is not implemented yet\n")
-    line = [verb.name, *words(verb.min_args)]
-    assert servers.answers("termhost", line) == said
-    status, _, error = both.answers("termhost", line)
-    assert (status, error.startswith("termhost: no server running")) == (1, True)
-    assert both.run("termhost", "has-session").stderr.startswith("termhost: no server running")
 
 
 @each(LACKING)

@@ -19,7 +19,7 @@ import pytest
 
 from termhost.control import ControlError, Notification, Session
 from termhost.mux.control import escape_output
-from tests.conftest import DEADLINE, BothServers, read_to_eof
+from tests.conftest import DEADLINE, BothServers, read_to_eof, wait_until
 
 _GUARD = re.compile(r"^(%begin|%end|%error) \d+ \d+ ([01])$")
 
@@ -272,6 +272,28 @@ def test_a_paused_pane_says_so_in_the_block(clients: dict[str, Session]) -> None
     paused pane's output is dropped until it continues."""
     for session in clients.values():
         assert session.cmd("refresh-client", "-A", "%0:pause") == ["%pause %0"]
+        assert session.cmd("refresh-client", "-A", "%0:continue") == ["%continue %0"]
+
+
+@pytest.mark.parametrize("name", BothServers.NAMES)
+def test_a_pane_is_paused_for_a_client_that_does_not_keep_up(both: BothServers,
+                                                             name: str) -> None:
+    """pause-after (0 seconds here): while the client reads nothing, a pane's output
+    waits, and output that waited is dropped and the pane paused (%pause), until
+    refresh-client -A %PANE:continue. What comes meanwhile is %extended-output."""
+    _start(both)
+    with _client(both, name) as session:
+        session.cmd("refresh-client", "-f", "pause-after")
+        session.cmd("send-keys", "yes | head -c 4000000; echo DO''NE", "Enter")
+        wait_until(lambda: "DONE" in both.run(name, "capture-pane", "-p").stdout,
+                   timeout=DEADLINE * 6, what="the flood to end")
+        told = []
+        for notice in session.notifications(DEADLINE):
+            told.append(notice.name)
+            if notice.name == "pause":
+                assert notice.args == ["%0"]
+                break
+        assert told[-1] == "pause" and "output" not in told  # pause-after's is extended
         assert session.cmd("refresh-client", "-A", "%0:continue") == ["%continue %0"]
 
 
