@@ -415,7 +415,7 @@ class ControlClient:
     # --- what the verbs do to it ----------------------------------------------------
 
     def set_flags(self, flags: frozenset[str]) -> None:
-        """attach's -f and -r flags, over those it has (sessions.set_client_flags)."""
+        """attach's -f and -r flags, over those it has (clients.set_client_flags)."""
         if any(flag.startswith("pause-after=") for flag in flags):
             self.flags -= {flag for flag in self.flags if flag.startswith("pause-after=")}
         self.flags |= flags

@@ -291,14 +291,17 @@ def test_every_colour_name_has_tmuxs_rgb(live: LiveTmux) -> None:
         assert expand(template, {}).split("|") == live.display(template)[1].split("|")
 
 
-def test_with_nothing_known_loops_and_names_fail_as_in_a_server_without_sessions() -> None:
-    """tmux with no session: W:, P: and N: fail (ending the expansion), S: is empty, C: 0."""
+def test_with_nothing_known_loops_and_names_fail_as_in_a_server_without_sessions(
+        tmp_path: Path) -> None:
+    """tmux with no session: W:, P: and N: fail (ending the expansion), S: is empty, C: 0.
+    Each template gets a server (and socket) of its own: the one before may still be
+    going away."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
-    for template in ("a#{W:x}b", "c#{P:z}d", "e#{S:y}f", "a#{N:foo}b", "#{N/s:foo}",
-                     "#{C:x}", "#{?#{W:x},yes,no}|"):
+    for number, template in enumerate(("a#{W:x}b", "c#{P:z}d", "e#{S:y}f", "a#{N:foo}b",
+                                       "#{N/s:foo}", "#{C:x}", "#{?#{W:x},yes,no}|")):
         done = subprocess.run(
-            ["tmux", "-L", f"termhost-formats-empty-{os.getpid()}", "-f", "/dev/null",
+            ["tmux", "-S", str(tmp_path / f"empty-{number}"), "-f", "/dev/null",
              "start-server", ";", "display", "-p", template],
             env={**BASE_ENV, "LANG": "C.UTF-8"}, capture_output=True, text=True, timeout=10,
             check=True)
