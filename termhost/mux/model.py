@@ -341,11 +341,6 @@ class Session:
         below = [link for link in self.links if link.index < index] or self.links
         return below[-1] if below else None
 
-    def remove(self, window: Window) -> None:
-        """Drop every place of a closed window."""
-        for link in [link for link in self.links if link.window is window]:
-            self.unlink(link)
-
 
 @dataclass(eq=False)
 class SessionGroup:

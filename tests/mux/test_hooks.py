@@ -65,17 +65,34 @@ def test_events_run_their_hooks_as_in_tmux(both: BothServers, logs: dict[str, Pa
              ["split-window", "-d", "-t", "s:0", "sleep 1000"],
              ["rename-window", "-t", "s:1", "r1"],
              ["rename-session", "-t", "s", "s2"],
-             ["new-window", "-d", "-t", "s2:5", "-n", "short", "exit 0"],
-             ["kill-window", "-t", "s2:1"],
-             ["kill-session", "-t", "s2"]]
+             ["new-window", "-d", "-t", "s2:5", "-n", "short", "exit 0"]]
+    ending = [["kill-window", "-t", "s2:1"], ["kill-session", "-t", "s2"]]
+
+    def windows(name: str) -> str:
+        return both.run(name, "list-windows", "-t", "s2", "-F", "#{window_name}").stdout
+
     for name in both.NAMES:
         for step in steps:
+            assert both.run(name, *step).returncode == 0, (name, step)
+        # the short window's own exit comes before the kills (pane-exited, then its
+        # unlink); a kill-session racing it would take it in tmux's order or termhost's
+        wait_until(lambda name=name: "short" not in windows(name),  # type: ignore[misc]
+                   what=f"{name}'s short window to have exited")
+        for step in ending:
             assert both.run(name, *step).returncode == 0, (name, step)
 
     def lines(name: str) -> list[str]:
         log = logs[name]
         return sorted(log.read_text().splitlines()) if log.exists() else []
 
-    wait_until(lambda: len(lines("tmux")) >= 13 and len(lines("termhost")) == len(lines("tmux")),
-               what="both servers' hooks to have run")
+    # run-shell writes the log after its command returns: wait for the last event's line
+    # on both, then for nothing more to come from either
+    wait_until(lambda: all(any(line.startswith("session-closed") for line in lines(name))
+                           for name in both.NAMES),
+               what="both servers' session-closed hooks to have run")
+    wait_until(lambda: len(lines("tmux")) >= 15, what="all fifteen of tmux's hooks")
+    try:
+        wait_until(lambda: lines("termhost") == lines("tmux"), timeout=5.0)
+    except pytest.fail.Exception:
+        pass  # the comparison below shows what differs
     assert lines("termhost") == lines("tmux")

@@ -117,7 +117,10 @@ def test_enter_sets_an_option_through_set_option(both: BothServers, outer: Outer
     keys(outer, "Right", "Down", "Down", "Enter")
     agreed(lambda name: screen(outer, name)[-1:], "the prompt for buffer-limit",
            lambda rows: rows[-1].startswith("(buffer-limit) 50"))
-    keys(outer, "BSpace", "BSpace", "2", "0", "Enter")
+    keys(outer, "BSpace", "BSpace", "2", "0")
+    agreed(lambda name: screen(outer, name)[-1:], "the new value typed at the prompt",
+           lambda rows: rows[-1].startswith("(buffer-limit) 20"))
+    keys(outer, "Enter")
     for name in both.NAMES:
         wait_until(lambda name=name: both.run(  # type: ignore[misc]
             name, "show-options", "-s", "buffer-limit").stdout == "buffer-limit 20\n",
