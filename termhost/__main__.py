@@ -1,7 +1,7 @@
-"""`python -m termhost` runs the same entry point as the `termhost` script."""
+"""`python -m termhost` runs the same entry point as the `termhost` command."""
 
 from __future__ import annotations
 
-from termhost.cli import main
+from termhost.front import main
 
 raise SystemExit(main())

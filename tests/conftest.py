@@ -51,13 +51,14 @@ class BothServers:
         self.programs = {"tmux": ["tmux", "-L", "reference", "-f", "/dev/null"],
                          "termhost": [sys.executable, "-m", "termhost", "-f", "/dev/null"]}
 
-    def run(self, name: str, *args: str, cwd: Path | None = None, config: Path | None = None
-            ) -> subprocess.CompletedProcess[str]:
+    def run(self, name: str, *args: str, cwd: Path | None = None, config: Path | None = None,
+            stdin: str = "") -> subprocess.CompletedProcess[str]:
         """One command line of `name`'s (tmux or termhost), never raising for its status;
-        `config`: the file a server it starts reads (-f), in place of /dev/null."""
+        `config`: the file a server it starts reads (-f), in place of /dev/null; `stdin`:
+        what it reads there (a verb given "-" reads it)."""
         program = self.programs[name] if config is None else [
             *self.programs[name][:-1], str(config)]
-        return subprocess.run([*program, *args], env=self.env, cwd=cwd,
+        return subprocess.run([*program, *args], env=self.env, cwd=cwd, input=stdin,
                               capture_output=True, text=True, timeout=30, check=False)
 
     def answers(self, name: str, args: list[str]) -> tuple[int, str, str]:

@@ -77,12 +77,19 @@ class PasteBuffers:
         self._buffers.pop(buffer.name, None)
 
 
-def sample(data: bytes, width: int = 50) -> str:
-    """#{buffer_sample}: the start of the data with control characters escaped (tmux
-    shows `\\n` for a newline), so that one buffer is one line of list-buffers."""
-    text = data[:width].decode("utf-8", "replace")
+def sample(data: bytes, width: int = 200) -> str:
+    """#{buffer_sample}: the start of the data, escaped, so that one buffer is one line
+    of list-buffers; cut at `width` with "..." when there is more, as tmux's
+    paste_make_sample."""
+    shown = escape(data[:width])
+    return shown[:width] + "..." if len(data) > width or len(shown) > width else shown
+
+
+def escape(data: bytes) -> str:
+    """`data` with control characters escaped as tmux's utf8_strvis (`\\n` for a
+    newline, `\\t` for a tab, octal for the rest), for a buffer shown on one line."""
     out = []
-    for char in text:
+    for char in data.decode("utf-8", "replace"):
         if char == "\n":
             out.append("\\n")
         elif char == "\t":

@@ -17,24 +17,21 @@ import sys
 import termios
 import time
 import tty
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from termhost.front import FrontError, exchange, greeting, write_all
 from termhost.mux.paths import ensure_socket_dir, pane_variable, socket_dir
 from termhost.mux.protocol import (
-    FORCE_256_VARIABLE,
     PROTOCOL_VERSION,
     Frame,
     FrameDecoder,
     FrameType,
-    ProtocolError,
     decode_exit,
     decode_hello,
     encode_argv,
-    encode_environ,
     encode_frame,
-    encode_hello,
     encode_size,
     version_mismatch,
 )
@@ -69,8 +66,6 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
     `control`: in control mode (termhost -C: 1, -CC: 2), see `_controlled`.
     `stdout`, `stderr`: where the output goes instead of this process's own, for the verbs
     that read a server's answers rather than show them (termhost screenshot)."""
-    global _FORCE_256
-    _FORCE_256 = force_256
     saved = _control_terminal() if control == 2 else None  # before a server starts
     attaching = None if control else _attaches(argv)
     if attaching == "attach-session" and not os.isatty(sys.stdin.fileno()):
@@ -99,8 +94,13 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
         if control:
             return _controlled(sock, argv, saved)
         if attaching:
-            return _attached(sock, argv)
-        return _exchange(sock, argv, stdout or sys.stdout.buffer, stderr or sys.stderr.buffer)
+            return _attached(sock, argv, force_256)
+        try:
+            return exchange(sock, argv, force_256,
+                            _flushed(stdout) if stdout is not None else None,
+                            _flushed(stderr) if stderr is not None else None)
+        except FrontError as error:
+            raise ClientError(str(error)) from None
 
 
 def _attaches(argv: Sequence[str]) -> str | None:
@@ -182,7 +182,7 @@ def _terminal_size(fd: int) -> tuple[int, int]:
     return cols or 80, rows or 24
 
 
-def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
+def _attached(sock: socket.socket, argv: Sequence[str], force_256: bool) -> int:
     """Relay this terminal to the server until detached; the tty is always restored."""
     stdin = sys.stdin.fileno()
     saved = termios.tcgetattr(stdin)
@@ -200,7 +200,7 @@ def _attached(sock: socket.socket, argv: Sequence[str]) -> int:
     try:
         tty.setraw(stdin)
         sock.sendall(
-            _greeting() + encode_frame(FrameType.RESIZE, encode_size(cols, rows))
+            greeting(force_256) + encode_frame(FrameType.RESIZE, encode_size(cols, rows))
             + encode_frame(FrameType.COMMAND, encode_argv(argv))
         )
         decoder = FrameDecoder()
@@ -317,7 +317,7 @@ def _controlled(sock: socket.socket, argv: Sequence[str], saved: list[Any] | Non
     the terminal is given back as it was."""
     stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
     try:
-        sock.sendall(_greeting() + encode_frame(FrameType.CONTROL, b"2" if saved else b"1")
+        sock.sendall(greeting(False) + encode_frame(FrameType.CONTROL, b"2" if saved else b"1")
                      + encode_frame(FrameType.COMMAND, encode_argv(argv)))
         decoder = FrameDecoder()
         greeted = False
@@ -334,31 +334,20 @@ def _controlled(sock: socket.socket, argv: Sequence[str], saved: list[Any] | Non
             if sock in readable:
                 data = sock.recv(65536)
                 if not data:
-                    _write_all(stdout, b"%exit server exited unexpectedly\n")
+                    write_all(stdout, b"%exit server exited unexpectedly\n")
                     break
                 for frame in decoder.feed(data):
                     if not greeted:
                         greeted = _check_hello(frame)
                     elif frame.type is FrameType.OUTPUT:
-                        _write_all(stdout, frame.payload)
+                        write_all(stdout, frame.payload)
                     elif frame.type is FrameType.EXIT:
                         return decode_exit(frame.payload)
     finally:
         if saved is not None:
-            _write_all(stdout, b"\033\\")
+            write_all(stdout, b"\033\\")
             termios.tcsetattr(stdin, termios.TCSAFLUSH, saved)
     return 1
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """All of `data` to `fd` (a pipe takes a part at a time); a reader gone (EPIPE) is
-    the reader's business."""
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(fd, view):]
-        except BrokenPipeError:
-            return
 
 
 def _leave_terminal(stdin: int, saved: list[Any], frame: Frame) -> list[Any]:
@@ -403,49 +392,9 @@ def _check_hello(frame: Frame) -> bool:
     return True
 
 
-_FORCE_256 = False
-
-
-def _greeting() -> bytes:
-    env = {**os.environ, FORCE_256_VARIABLE: "1"} if _FORCE_256 else os.environ
-    frames = (
-        encode_hello()
-        + encode_frame(FrameType.ENVIRON, encode_environ(env))
-        + encode_frame(FrameType.CWD, os.fsencode(os.getcwd()))
-    )
-    try:
-        tty = os.ttyname(0)
-    except OSError:
-        return frames  # stdin is not a terminal
-    frames += encode_frame(FrameType.TTY, os.fsencode(tty))
-    try:
-        same = os.path.samefile(tty, f"/proc/self/fd/{sys.stdout.fileno()}")
-    except (OSError, ValueError):
-        same = False
-    return frames + encode_frame(FrameType.TTY_OUTPUT, b"") if same else frames
-
-
-def _exchange(sock: socket.socket, argv: Sequence[str], stdout: BinaryIO,
-              stderr: BinaryIO) -> int:
-    sock.sendall(_greeting() + encode_frame(FrameType.COMMAND, encode_argv(argv)))
-    decoder = FrameDecoder()
-    greeted = False
-    while True:
-        data = sock.recv(65536)
-        if not data:
-            raise ClientError("the server closed the connection")
-        for frame in decoder.feed(data):
-            if not greeted:
-                greeted = _check_hello(frame)
-            elif frame.type is FrameType.STDOUT:
-                stdout.write(frame.payload)
-                stdout.flush()
-            elif frame.type is FrameType.STDERR:
-                stderr.write(frame.payload)
-                stderr.flush()
-            elif frame.type is FrameType.ERROR:
-                raise ClientError(frame.payload.decode(errors="replace"))
-            elif frame.type is FrameType.EXIT:
-                return decode_exit(frame.payload)
-            else:
-                raise ProtocolError(f"unexpected {frame.type.name} frame from the server")
+def _flushed(stream: BinaryIO) -> Callable[[bytes], None]:
+    """Writes to `stream`, each flushed at once (a caller reading it as it comes)."""
+    def write(data: bytes) -> None:
+        stream.write(data)
+        stream.flush()
+    return write

@@ -75,8 +75,10 @@ class Sourced:
 async def source(path: str, run: RunCommand, check: CheckCommand, *,
                  client: bool = False, quiet: bool = False,
                  env: Mapping[str, str] | None = None, assign: Assign | None = None,
-                 verbose: bool = False, parse_only: bool = False) -> Sourced:
-    """Check then run the commands of the file at `path`. `client`: a client asked, so
+                 verbose: bool = False, parse_only: bool = False,
+                 text: str | None = None) -> Sourced:
+    """Check then run the commands of the file at `path` (or `text`, read already: a
+    client's stdin for `-`, named so in messages). `client`: a client asked, so
     a command's error is said as it is, not as `PATH:LINE: message`; `quiet` (-q): a
     missing file is no error; `env`: what `$NAME` and `~` expand from (the server's
     environment by default), and `assign` takes the file's variables; `verbose` (-v):
@@ -84,7 +86,8 @@ async def source(path: str, run: RunCommand, check: CheckCommand, *,
     checked, its errors said, nothing run."""
     sourced = Sourced()
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+        if text is None:
+            text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError:
         if not quiet:
             sourced.errors.append(f"{path}: No such file or directory")

@@ -20,6 +20,8 @@ from collections.abc import Container, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from termhost import sockets
+
 __all__ = [
     "DEFAULT_NAME",
     "PANE_ID_VARIABLE",
@@ -37,11 +39,8 @@ __all__ = [
     "socket_path",
 ]
 
-DEFAULT_NAME = "default"
-"""The socket name when no `-L NAME` is given."""
-
-PANE_VARIABLE = "TERMHOST"
-"""What every pane's environment holds as tmux's $TMUX: a PaneVariable."""
+DEFAULT_NAME = sockets.DEFAULT_NAME
+PANE_VARIABLE = sockets.PANE_VARIABLE
 PANE_ID_VARIABLE = "TERMHOST_PANE"
 """The pane's own id (`%ID`), as tmux's $TMUX_PANE."""
 
@@ -49,42 +48,19 @@ _UCRED = struct.Struct("iII")
 """struct ucred from SO_PEERCRED: pid_t pid, uid_t uid, gid_t gid (uid_t and gid_t unsigned)."""
 
 
-class SocketError(Exception):
-    """A socket location we refuse or cannot use; the message is one line for the user."""
+SocketError = sockets.SocketError
 
 
 def socket_dir(env: Mapping[str, str] = os.environ) -> Path:
-    """BASE/termhost-UID, BASE being $TERMHOST_TMPDIR, else $XDG_RUNTIME_DIR, else /tmp.
-
-    Empty variables count as unset. The base is made absolute so that a server and a client
-    started from different directories agree. Nothing is created here.
-    """
-    base = env.get("TERMHOST_TMPDIR") or env.get("XDG_RUNTIME_DIR") or "/tmp"
-    return Path(base).absolute() / f"termhost-{os.geteuid()}"
+    """BASE/termhost-UID (termhost.sockets.socket_dir); nothing is created here."""
+    return Path(sockets.socket_dir(env))
 
 
 def socket_path(
     name: str | None = None, path: str | None = None, env: Mapping[str, str] = os.environ
 ) -> Path:
-    """The socket for `-L NAME` (a file in `socket_dir`) or `-S PATH`; `-S` wins, as in tmux.
-
-    A NAME is a file name, never a path: one with "/" (or ".", "..", "") would put the
-    socket outside the checked directory.
-    """
-    if path is not None:
-        if not path:
-            raise SocketError("empty socket path: give -S a file name")
-        return Path(path).absolute()
-    if name is None:
-        inside = pane_variable(env)
-        if inside is not None:  # in a pane: that server, as tmux reads $TMUX
-            return inside.socket
-        name = DEFAULT_NAME
-    if name in ("", ".", "..") or "/" in name or "\0" in name:
-        raise SocketError(
-            f"invalid socket name {name!r}: -L takes a plain file name (use -S PATH for a path)"
-        )
-    return socket_dir(env) / name
+    """The socket for `-L NAME` or `-S PATH` (termhost.sockets.socket_path)."""
+    return Path(sockets.socket_path(name, path, env))
 
 
 class PaneVariable(NamedTuple):
@@ -99,13 +75,9 @@ class PaneVariable(NamedTuple):
 
 
 def pane_variable(env: Mapping[str, str] = os.environ) -> PaneVariable | None:
-    """$TERMHOST read back, or None when it is unset or not ours. The socket path may
-    hold commas: the pid and the id are the last two fields."""
-    socket, _, rest = env.get(PANE_VARIABLE, "").rpartition(",")
-    socket, _, pid = socket.rpartition(",")
-    if not socket.startswith("/") or not pid.isdigit() or not rest.isdigit():
-        return None
-    return PaneVariable(Path(socket), int(pid), int(rest))
+    """$TERMHOST read back, or None when it is unset or not ours."""
+    inside = sockets.pane_socket(env)
+    return None if inside is None else PaneVariable(Path(inside[0]), inside[1], inside[2])
 
 
 def ensure_socket_dir(directory: Path) -> None:

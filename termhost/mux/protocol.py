@@ -6,15 +6,19 @@ carrying a magic string and the protocol version, so a client and server of diff
 termhost versions fail with a message that says so instead of misreading each other. A
 frame over MAX_PAYLOAD or of an unknown type is a ProtocolError: the server drops that
 connection and carries on.
+
+The numbers and encodings are termhost.wire's, which the thin client (termhost.front)
+uses alone; this module is the same protocol as the server and the attached client see it:
+each frame type named and explained, frames as typed tuples.
 """
 
 from __future__ import annotations
 
 import enum
-import os
-import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import NamedTuple
+
+from termhost import wire
 
 __all__ = [
     "FORCE_256_VARIABLE",
@@ -39,84 +43,86 @@ __all__ = [
     "version_mismatch",
 ]
 
-PROTOCOL_VERSION = 5
-MAGIC = b"termhost"
-MAX_PAYLOAD = 16 << 20
-"""Largest payload accepted (a capture of the whole scrollback fits; a runaway does not)."""
-
-_HEADER = struct.Struct(">BI")
-_HELLO = struct.Struct(">8sH")
-_SIZE = struct.Struct(">HH")
-_EXIT = struct.Struct(">i")
-
-
-class ProtocolError(Exception):
-    """The peer sent something that is not this protocol: drop the connection."""
+PROTOCOL_VERSION = wire.PROTOCOL_VERSION
+MAGIC = wire.MAGIC
+MAX_PAYLOAD = wire.MAX_PAYLOAD
+FORCE_256_VARIABLE = wire.FORCE_256_VARIABLE
+ProtocolError = wire.WireError
+"""The peer sent something that is not this protocol: drop the connection."""
+version_mismatch = wire.version_mismatch
+encode_argv = wire.encode_argv
+decode_argv = wire.decode_argv
+decode_exit = wire.decode_exit
 
 
 class FrameType(enum.IntEnum):
     """What a frame carries."""
 
-    HELLO = 1
+    HELLO = wire.HELLO
     """Either side, first: MAGIC and the protocol version."""
-    ERROR = 2
+    ERROR = wire.ERROR
     """Server to client: a one-line message for the user; the connection ends."""
-    COMMAND = 3
+    COMMAND = wire.COMMAND
     """Client to server: a CLI command line (argv)."""
-    STDOUT = 4
+    STDOUT = wire.STDOUT
     """Server to client: output of a command, for the client's stdout."""
-    STDERR = 5
+    STDERR = wire.STDERR
     """Server to client: messages of a command, for the client's stderr."""
-    EXIT = 6
+    EXIT = wire.EXIT
     """Server to client: the command's exit status; the connection ends."""
-    INPUT = 7
+    INPUT = wire.INPUT
     """Attached client to server: bytes typed on the client's terminal."""
-    OUTPUT = 8
+    OUTPUT = wire.OUTPUT
     """Server to attached client: bytes for the client's terminal."""
-    RESIZE = 9
+    RESIZE = wire.RESIZE
     """Attached client to server: the client terminal's new size."""
-    DETACH = 10
+    DETACH = wire.DETACH
     """Either side: the attached client leaves (payload: the reason, for the message)."""
-    ENVIRON = 11
+    ENVIRON = wire.ENVIRON
     """Client to server, before COMMAND: the client's environment (NUL-separated K=V)."""
-    CWD = 12
+    CWD = wire.CWD
     """Client to server, before COMMAND: the client's working directory."""
-    TTY = 13
+    TTY = wire.TTY
     """Client to server, before COMMAND: the path of the client's terminal, if it has one
     (#{client_tty} of an attached client)."""
-    TTY_OUTPUT = 14
+    TTY_OUTPUT = wire.TTY_OUTPUT
     """Client to server, after TTY: its stdout is that terminal, so the server may write
     an attached client's output there itself rather than in OUTPUT frames."""
-    TTY_INPUT = 15
+    TTY_INPUT = wire.TTY_INPUT
     """Server to attached client: the server reads the client's terminal now (see
     tty_input.py); client to server, in answer: the client has stopped reading it and
     every key it read went before this frame."""
-    SUSPEND = 16
+    SUSPEND = wire.SUSPEND
     """Server to attached client (suspend-client): the server has given the terminal
     back as it found it; restore its modes and stop with SIGTSTP, for the shell's job
     control; say WAKEUP once continued."""
-    LOCK = 17
+    LOCK = wire.LOCK
     """Server to attached client (lock-client): as SUSPEND, but run the payload, the
     lock-command, with sh in the foreground instead of stopping; WAKEUP when it exits."""
-    WAKEUP = 18
+    WAKEUP = wire.WAKEUP
     """Attached client to server, after SUSPEND or LOCK: it has the terminal again (raw);
     the server takes it back and redraws everything."""
-    CONTROL = 19
+    CONTROL = wire.CONTROL
     """Client to server, before COMMAND: the client is in control mode (termhost -C;
     payload b"2" for -CC). Its command's output comes back in %begin/%end blocks, as
     OUTPUT lines; attached, it sends its input as INPUT (lines of commands, an empty one
     to leave) and DETACH at its end, and takes notifications as OUTPUT (mux/control.py)."""
-    DETACH_HUP = 30
+    DETACH_HUP = wire.DETACH_HUP
     """Server to attached client: as DETACH, then the client sends SIGHUP to its parent
     (detach-client -P, attach -x: tmux's MSG_DETACHKILL), which ends the shell it ran in."""
-    EXEC = 31
+    EXEC = wire.EXEC
     """Server to attached client: it detaches and runs the payload (SHELL NUL COMMAND) in
     its place, `SHELL -c COMMAND`, printing nothing (detach-client -E: MSG_EXEC)."""
+    READ_STDIN = wire.READ_STDIN
+    """Server to client, while its command runs: send your stdin, as STDIN frames, the
+    last one empty at its end (tmux's file_read of "-": load-buffer -, source-file -,
+    split-window -I, display-message -I)."""
+    STDIN = wire.STDIN
+    """Client to server, after READ_STDIN: a piece of its stdin; empty at its end."""
 
 
 class Frame(NamedTuple):
-    """A NamedTuple, not a dataclass: every CLI command loads this module, and
-    dataclasses costs a command about 14 ms of imports."""
+    """One frame as read: its type and its payload."""
 
     type: FrameType
     payload: bytes = b""
@@ -126,11 +132,12 @@ def encode_frame(kind: FrameType, payload: bytes = b"") -> bytes:
     """One frame, ready to write."""
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"a {kind.name} frame of {len(payload)} bytes is over the limit")
-    return _HEADER.pack(kind, len(payload)) + payload
+    return wire.frame(kind, payload)
 
 
 class FrameDecoder:
-    """Splits a byte stream into frames, however the reads cut it."""
+    """Splits a byte stream into frames, however the reads cut it; a type this protocol
+    does not have is a ProtocolError, as is a frame over the limit."""
 
     def __init__(self, max_payload: int = MAX_PAYLOAD) -> None:
         self.max_payload = max_payload
@@ -138,23 +145,13 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[Frame]:
         """The frames completed by `data`; ProtocolError on anything malformed."""
-        buffer = self._buffer
-        buffer += data
+        self._buffer += data
         frames = []
-        while len(buffer) >= _HEADER.size:
-            kind, length = _HEADER.unpack_from(buffer)
+        for kind, payload in wire.take_frames(self._buffer, self.max_payload):
             try:
-                frame_type = FrameType(kind)
+                frames.append(Frame(FrameType(kind), payload))
             except ValueError:
                 raise ProtocolError(f"unknown frame type {kind}") from None
-            if length > self.max_payload:
-                name = frame_type.name
-                raise ProtocolError(f"a {name} frame of {length} bytes is over the limit")
-            end = _HEADER.size + length
-            if len(buffer) < end:
-                break
-            frames.append(Frame(frame_type, bytes(buffer[_HEADER.size : end])))
-            del buffer[:end]
         return frames
 
     @property
@@ -165,43 +162,14 @@ class FrameDecoder:
 
 def encode_hello(version: int = PROTOCOL_VERSION) -> bytes:
     """The HELLO frame both sides send first."""
-    return encode_frame(FrameType.HELLO, _HELLO.pack(MAGIC, version))
+    return wire.hello(version)
 
 
 def decode_hello(frame: Frame) -> int:
     """The peer's protocol version; ProtocolError if this is not a termhost peer at all."""
-    if frame.type is not FrameType.HELLO or len(frame.payload) != _HELLO.size:
+    if frame.type is not FrameType.HELLO:
         raise ProtocolError("the peer is not a termhost client or server")
-    magic, version = _HELLO.unpack(frame.payload)
-    if magic != MAGIC:
-        raise ProtocolError("the peer is not a termhost client or server")
-    return int(version)
-
-
-def version_mismatch(ours: int, theirs: int) -> str:
-    """The message a user sees when client and server are different termhost versions."""
-    return (
-        f"protocol version mismatch (server {ours}, client {theirs}): "
-        "restart the server with `termhost kill-server` after upgrading"
-    )
-
-
-def encode_argv(argv: Sequence[str]) -> bytes:
-    """A command line: arguments NUL-separated, bytes as the OS would give them."""
-    encoded = [os.fsencode(arg) for arg in argv]
-    if any(b"\0" in arg for arg in encoded):
-        raise ValueError("an argument contains a NUL byte")
-    return b"\0".join(encoded)
-
-
-def decode_argv(payload: bytes) -> list[str]:
-    """The inverse of encode_argv (an empty payload is an empty command line)."""
-    return [os.fsdecode(arg) for arg in payload.split(b"\0")] if payload else []
-
-
-FORCE_256_VARIABLE = "TERMHOST_CLIENT_FORCE_256"
-"""Set in the environment a client sends (never in its own) for `termhost -2`: its
-terminal takes 256 colours whatever TERM says. The server takes it out again."""
+    return wire.hello_version(frame.payload)
 
 
 def encode_environ(env: Mapping[str, str]) -> bytes:
@@ -218,14 +186,15 @@ def encode_size(cols: int, rows: int) -> bytes:
     """A terminal size for RESIZE."""
     if not (0 < cols <= 0xFFFF and 0 < rows <= 0xFFFF):
         raise ValueError(f"terminal size {cols}x{rows} is out of range")
-    return _SIZE.pack(cols, rows)
+    return wire.SIZE_BODY.pack(cols, rows)
 
 
 def decode_size(payload: bytes) -> tuple[int, int]:
     """(cols, rows) from a RESIZE payload."""
-    if len(payload) != _SIZE.size:
-        raise ProtocolError(f"a RESIZE payload is {_SIZE.size} bytes, not {len(payload)}")
-    cols, rows = _SIZE.unpack(payload)
+    size = wire.SIZE_BODY
+    if len(payload) != size.size:
+        raise ProtocolError(f"a RESIZE payload is {size.size} bytes, not {len(payload)}")
+    cols, rows = size.unpack(payload)
     if not cols or not rows:
         raise ProtocolError(f"terminal size {cols}x{rows} is out of range")
     return int(cols), int(rows)
@@ -233,11 +202,4 @@ def decode_size(payload: bytes) -> tuple[int, int]:
 
 def encode_exit(status: int) -> bytes:
     """An exit status for EXIT."""
-    return _EXIT.pack(status)
-
-
-def decode_exit(payload: bytes) -> int:
-    """The exit status from an EXIT payload."""
-    if len(payload) != _EXIT.size:
-        raise ProtocolError(f"an EXIT payload is {_EXIT.size} bytes, not {len(payload)}")
-    return int(_EXIT.unpack(payload)[0])
+    return wire.EXIT_BODY.pack(status)

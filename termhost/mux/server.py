@@ -19,7 +19,7 @@ import signal
 import socket
 import time
 import traceback
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -937,6 +937,7 @@ class Server:
             elif frame.type is FrameType.CONTROL:
                 context.control = 2 if frame.payload == b"2" else 1
             elif frame.type is FrameType.COMMAND:
+                context.stdin = _stdin_reader(frames, writer)
                 self._commands_running += 1
                 commands = split_arguments(decode_argv(frame.payload)) or [[]]
                 control = ControlConnection(self, context, writer) if context.control else None
@@ -1133,6 +1134,31 @@ async def _pipe_to(command: str, data: bytes) -> None:
     except OSError:
         return
     await process.communicate(data)
+
+
+def _stdin_reader(frames: AsyncIterator[Frame],
+                  writer: asyncio.StreamWriter) -> Callable[[], AsyncIterator[bytes]]:
+    """A command-line client's stdin for its command (Context.stdin): asked for once
+    with READ_STDIN, then its STDIN frames as they come, to the empty one at its end.
+    The command runs while the connection's frames are not otherwise read, so they
+    are taken here; a second reader gets nothing, as tmux reads a client's stdin once."""
+    asked = False
+
+    async def read() -> AsyncIterator[bytes]:
+        nonlocal asked
+        if asked:
+            return
+        asked = True
+        writer.write(encode_frame(FrameType.READ_STDIN))
+        await writer.drain()
+        async for frame in frames:
+            if frame.type is not FrameType.STDIN:
+                raise ProtocolError(f"a {frame.type.name} frame while reading stdin")
+            if not frame.payload:
+                return
+            yield frame.payload
+
+    return read
 
 
 async def _frames(reader: asyncio.StreamReader, decoder: FrameDecoder) -> AsyncIterator[Frame]:

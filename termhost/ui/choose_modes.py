@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from termhost.mux.buffers import Buffer, sample
+from termhost.mux.buffers import Buffer, escape
 from termhost.mux.commands.buffers import buffer_variables
 from termhost.mux.commands.modes import ChooseRequest
 from termhost.mux.commands.prompts import template_replace
@@ -341,7 +341,7 @@ class BufferChooser(_ListChooser):
         if buffer is None:
             return []
         # Each line escaped as #{buffer_sample} escapes it (tmux's utf8_strvis).
-        return [sample(line, len(line)) for line in buffer.data.split(b"\n")[:height]]
+        return [escape(line) for line in buffer.data.split(b"\n")[:height]]
 
     def _act(self, name: str) -> bool | None:
         current = self.tree.preview_target()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -95,6 +95,19 @@ class Context:
     control: int = 0
     """The client is in control mode (termhost -C: 1, -CC: 2, mux/control.py): it
     attaches with no terminal, its size unknown until refresh-client -C."""
+    stdin: Callable[[], AsyncIterator[bytes]] | None = None
+    """The command-line client's stdin, piece by piece to its end, for the verbs that
+    read "-" (tmux's file_read: load-buffer -, source-file -, split-window -I); None
+    when no client can give one (a binding, a hook, the -f file). Read once."""
+
+
+async def read_stdin(context: Context) -> bytes:
+    """All of the command-line client's stdin, for a verb given "-" as its file (tmux's
+    file_read); with no such client (a binding, a hook, an attached or control client),
+    tmux's EBADF."""
+    if context.stdin is None or context.client is not None or context.control:
+        raise CommandError("-: Bad file descriptor")
+    return b"".join([piece async for piece in context.stdin()])
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]

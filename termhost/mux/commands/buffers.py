@@ -6,7 +6,15 @@ from __future__ import annotations
 import os
 
 from termhost.mux.buffers import Buffer, PasteBuffers, sample
-from termhost.mux.commands import CommandError, Context, Result, command, find_pane, listed
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    command,
+    find_pane,
+    listed,
+    read_stdin,
+)
 from termhost.mux.commands.clients import find_client, terminal_of
 from termhost.terminal.keys import PASTE_END, PASTE_START
 
@@ -123,11 +131,16 @@ async def save_buffer(context: Context, flags: dict[str, str], args: list[str]) 
 
 @command("load-buffer")
 async def load_buffer(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    try:
-        with open(_path(context, args[0]), "rb") as file:
-            data = file.read()
-    except OSError as error:
-        raise CommandError(f"{args[0]}: {error.strerror}") from None
+    if args[0] == "-":
+        data = await read_stdin(context)  # `... | tmux loadb -`
+    else:
+        try:
+            with open(_path(context, args[0]), "rb") as file:
+                data = file.read()
+        except OSError as error:
+            raise CommandError(f"{args[0]}: {error.strerror}") from None
+    if not data:
+        return Result()  # as tmux: an empty file makes no buffer
     context.server.buffers.set(data, flags.get("b"))
     if data:
         await _to_clipboard(context, flags, data)

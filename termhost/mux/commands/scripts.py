@@ -20,6 +20,7 @@ from termhost.mux.commands import (
     aliased,
     command,
     expand_at,
+    read_stdin,
     run_command,
 )
 from termhost.mux.formats import expand
@@ -61,8 +62,12 @@ async def source_file(context: Context, flags: dict[str, str], args: list[str]) 
     for path in args:
         if "F" in flags:
             path = expand_at(context, path, None)
-        pattern = os.path.join(context.cwd, path) if context.cwd else path
-        found = sorted(glob.glob(pattern))
+        if path == "-":  # `... | tmux source -`: the client's stdin, as a file named -
+            text = (await read_stdin(context)).decode("utf-8", "surrogateescape")
+            found, stdin_text = ["-"], text
+        else:
+            pattern = os.path.join(context.cwd, path) if context.cwd else path
+            found, stdin_text = sorted(glob.glob(pattern)), None
         if not found and "q" not in flags:
             errors.append(f"{path}: No such file or directory")
         for name in found:
@@ -71,7 +76,7 @@ async def source_file(context: Context, flags: dict[str, str], args: list[str]) 
             sourced = await config.source(
                 name, run, functools.partial(_refusal, context), client=client,
                 quiet="q" in flags, env=env, assign=None if "n" in flags else assign,
-                verbose="v" in flags, parse_only="n" in flags)
+                verbose="v" in flags, parse_only="n" in flags, text=stdin_text)
             output += sourced.output
             refused += sourced.refused
             errors += sourced.errors

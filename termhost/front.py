@@ -1,0 +1,238 @@
+"""The thin client: `termhost VERB ...` to a running server and back, importing nothing
+but os, sys, socket and termhost's framing (wire.py) and socket rules (sockets.py).
+
+Scripts, status lines and libraries (libtmux, vim-tmux-navigator) run hundreds of short
+commands; each pays the interpreter's start and this module's work, nothing more. A
+command line takes this path when it is a tmux verb that neither attaches nor starts a
+server: the verb is sent as it is and the server parses it, as tmux's client sends its
+argv. Everything else goes to the full command line (termhost.cli), which this hands the
+same arguments: no verb or `--help`, termhost's own verbs (record, tape, snapshot...),
+attach-session and new-session, control mode, a list of commands (`\\;`), a spelling the
+table does not hold exactly (a prefix, a command-alias), and no server to talk to (the
+full path starts one, or says none is running, in tmux's words).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from _socket import AF_UNIX, SOCK_STREAM, socket
+
+from termhost import sockets, wire
+
+TYPE_CHECKING = False  # typing's own import costs the thin path; mypy reads the name
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+__all__ = ["RELAYED", "FrontError", "exchange", "greeting", "main"]
+
+RELAYED = frozenset({
+    "bind", "bind-key", "break-pane", "breakp", "capture-pane", "capturep", "choose-buffer",
+    "choose-client", "choose-tree", "clear-history", "clear-prompt-history", "clearhist",
+    "clearphist", "clock-mode", "command-prompt", "confirm", "confirm-before", "copy-mode",
+    "customize-mode", "delete-buffer", "deleteb", "detach", "detach-client", "display",
+    "display-menu", "display-message", "display-panes", "display-popup", "displayp", "find-window",
+    "findw", "has", "has-session", "if", "if-shell", "join-pane", "joinp", "kill-pane",
+    "kill-server", "kill-session", "kill-window", "killp", "killw", "last", "last-pane",
+    "last-window", "lastp", "link-window", "linkw", "list-buffers", "list-clients",
+    "list-commands", "list-keys", "list-panes", "list-sessions", "list-windows", "load-buffer",
+    "loadb", "lock", "lock-client", "lock-server", "lock-session", "lockc", "locks", "ls", "lsb",
+    "lsc", "lscm", "lsk", "lsp", "lsw", "menu", "move-pane", "move-window", "movep", "movew",
+    "new-window", "neww", "next", "next-layout", "next-window", "nextl", "paste-buffer", "pasteb",
+    "pipe-pane", "pipep", "popup", "prev", "previous-layout", "previous-window", "prevl",
+    "record-pane", "refresh", "refresh-client", "rename", "rename-session", "rename-window",
+    "renamew", "resize-pane", "resize-window", "resizep", "resizew", "respawn-pane",
+    "respawn-window", "respawnp", "respawnw", "rotate-window", "rotatew", "run-shell",
+    "save-buffer", "saveb", "select-layout", "select-pane", "select-window", "selectl", "selectp",
+    "selectw", "send", "send-keys", "send-prefix", "server-access", "set", "set-buffer",
+    "set-environment", "set-hook", "set-option", "set-window-option", "setb", "setenv", "setw",
+    "show", "show-buffer", "show-environment", "show-hooks", "show-messages", "show-options",
+    "show-prompt-history", "show-snapshot", "show-window-options", "showb", "showenv", "showmsgs",
+    "showphist", "showw", "source", "source-file", "split-window", "splitw", "start",
+    "start-server", "suspend-client", "suspendc", "swap-pane", "swap-window", "swapp", "swapw",
+    "switch-client", "switchc", "unbind", "unbind-key", "unlink-window", "unlinkw", "wait",
+    "wait-for",
+})
+"""The verbs (names and tmux's aliases, from mux.verbs.VERBS) that go to a running
+server as they are: all but attach-session and new-session, which attach, and `run`,
+which the full path checks for a tape. tests/test_front.py holds it to the table."""
+
+
+class FrontError(Exception):
+    """Something between this client and the server failed; one line for the user."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    parsed = _global_options(args)
+    if parsed is None:
+        return _full(args)
+    name, path, force_256, command = parsed
+    if not command or command[0] not in RELAYED or any(word.endswith(";") for word in command):
+        return _full(args)
+    try:
+        sock = _connect(sockets.socket_path(name, path, os.environ))
+    except (sockets.SocketError, OSError):
+        return _full(args)  # it says why, or starts a server
+    try:
+        return exchange(sock, command, force_256)
+    except (FrontError, wire.WireError) as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(error.strerror or str(error))
+    except KeyboardInterrupt:  # C-c on a command that waits (wait-for): no traceback
+        return 130
+    finally:
+        sock.close()
+
+
+def _global_options(args: list[str]) -> tuple[str | None, str | None, bool, list[str]] | None:
+    """tmux's options before the verb, those the thin path takes: -L NAME, -S PATH, -f
+    FILE (a running server has read its file already), -2, combined as getopt allows
+    (`-2L name`, `-Lname`); (name, path, force_256, the rest), or None for anything else
+    (-C, -V, -h, an unknown option), which the full path answers."""
+    name = path = None
+    force_256 = False
+    index = 0
+    while index < len(args) and args[index].startswith("-") and args[index] != "-":
+        word = args[index]
+        index += 1
+        if word == "--":
+            break
+        letters = word[1:]
+        while letters:
+            letter, letters = letters[0], letters[1:]
+            if letter == "2":
+                force_256 = True
+                continue
+            if letter not in "LSf":
+                return None
+            if not letters:
+                if index == len(args):
+                    return None
+                letters, index = args[index], index + 1
+            if letter == "L":
+                name = letters
+            elif letter == "S":
+                path = letters
+            letters = ""
+    return name, path, force_256, args[index:]
+
+
+def _connect(path: str) -> socket:
+    """A connection to the server at `path`: _socket's own socket, since the socket
+    module would cost the thin path enum and selectors."""
+    sock = socket(AF_UNIX, SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _full(args: list[str]) -> int:
+    """The full command line, for what the thin path does not take. Started without
+    `site` (bin/termhost's interpreter runs with -S), the site-packages and .pth files it
+    needs are set up first."""
+    if "site" not in sys.modules:
+        import site
+
+        site.main()
+    from termhost.cli import main as full_main
+
+    return full_main(args)
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"termhost: {message}\n")
+    return 1
+
+
+def greeting(force_256: bool) -> bytes:
+    """HELLO and what the server should know of this client before its command: its
+    environment, directory and terminal (if stdin is one; TTY_OUTPUT if stdout is the
+    same terminal, which an attached client's server may then write to itself)."""
+    env = {**os.environ, wire.FORCE_256_VARIABLE: "1"} if force_256 else os.environ
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = ""  # a removed directory: the server uses its own
+    frames = (wire.hello() + wire.frame(wire.ENVIRON, wire.encode_environ(env))
+              + wire.frame(wire.CWD, os.fsencode(cwd)))
+    try:
+        tty = os.ttyname(0)
+    except OSError:
+        return frames  # stdin is not a terminal
+    frames += wire.frame(wire.TTY, os.fsencode(tty))
+    try:
+        same = os.path.samefile(tty, "/proc/self/fd/1")
+    except (OSError, ValueError):
+        same = False
+    return frames + wire.frame(wire.TTY_OUTPUT) if same else frames
+
+
+def exchange(sock: socket, argv: Sequence[str], force_256: bool = False,
+             out: Callable[[bytes], object] | None = None,
+             err: Callable[[bytes], object] | None = None) -> int:
+    """Send the command `argv` and relay the server's answer: its output to `out` and
+    `err` (this process's stdout and stderr if None), this process's stdin when it asks
+    for it; its exit status."""
+    sock.sendall(greeting(force_256) + wire.frame(wire.COMMAND, wire.encode_argv(argv)))
+    buffer = bytearray()
+    greeted = False
+    while True:
+        data = sock.recv(65536)
+        if not data:
+            raise FrontError("the server closed the connection")
+        buffer += data
+        for kind, payload in wire.take_frames(buffer):
+            if not greeted:
+                _check_hello(kind, payload)
+                greeted = True
+            elif kind == wire.STDOUT:
+                out(payload) if out is not None else write_all(1, payload)
+            elif kind == wire.STDERR:
+                err(payload) if err is not None else write_all(2, payload)
+            elif kind == wire.READ_STDIN:
+                send_stdin(sock)
+            elif kind == wire.ERROR:
+                raise FrontError(payload.decode(errors="replace"))
+            elif kind == wire.EXIT:
+                return wire.decode_exit(payload)
+            else:
+                raise wire.WireError(f"unexpected frame of type {kind} from the server")
+
+
+def _check_hello(kind: int, payload: bytes) -> None:
+    if kind != wire.HELLO:
+        raise wire.WireError("the peer is not a termhost client or server")
+    version = wire.hello_version(payload)
+    if version != wire.PROTOCOL_VERSION:
+        raise FrontError(wire.version_mismatch(version, wire.PROTOCOL_VERSION))
+
+
+def send_stdin(sock: socket, fd: int = 0) -> None:
+    """This process's stdin to the server, as STDIN frames, to its end (an empty frame
+    says so): what tmux's client does for the server's file_read of "-". A closed or
+    unreadable stdin is an empty one."""
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            data = b""
+        sock.sendall(wire.frame(wire.STDIN, data))
+        if not data:
+            return
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """All of `data` to `fd` (a pipe takes a part at a time); a reader gone (EPIPE) is
+    the reader's business."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view):]
+        except BrokenPipeError:
+            return

@@ -1,0 +1,64 @@
+"""Where a server's socket is, by the rules of tmux's -L, -S and $TMUX: the one
+implementation the thin client (termhost.front) and the rest (mux.paths) share, in plain
+strings, so that finding a running server costs a command line no imports.
+
+BASE/termhost-EUID/NAME, BASE being $TERMHOST_TMPDIR, else $XDG_RUNTIME_DIR, else /tmp
+(empty variables count as unset); -S PATH instead, made absolute; without either, the
+server of the pane the command runs in ($TERMHOST, as tmux reads $TMUX), else "default".
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing's own import costs the thin path; mypy reads the name
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+DEFAULT_NAME = "default"
+"""The socket name when no `-L NAME` is given."""
+
+PANE_VARIABLE = "TERMHOST"
+"""What every pane's environment holds as tmux's $TMUX: SOCKET,SERVER_PID,SESSION_ID."""
+
+
+class SocketError(Exception):
+    """A socket location we refuse or cannot use; the message is one line for the user."""
+
+
+def socket_dir(env: Mapping[str, str]) -> str:
+    """BASE/termhost-EUID; nothing is created here. The base is made absolute, so that
+    a server and a client started from different directories agree."""
+    base = env.get("TERMHOST_TMPDIR") or env.get("XDG_RUNTIME_DIR") or "/tmp"
+    return os.path.join(os.path.abspath(base), f"termhost-{os.geteuid()}")
+
+
+def pane_socket(env: Mapping[str, str]) -> tuple[str, int, int] | None:
+    """$TERMHOST read back as (socket, server pid, session id), or None when it is unset
+    or not ours. The socket path may hold commas: the pid and the id are the last two."""
+    socket, _, rest = env.get(PANE_VARIABLE, "").rpartition(",")
+    socket, _, pid = socket.rpartition(",")
+    if not socket.startswith("/") or not pid.isdigit() or not rest.isdigit():
+        return None
+    return socket, int(pid), int(rest)
+
+
+def socket_path(name: str | None, path: str | None,
+                env: Mapping[str, str]) -> str:
+    """The socket for `-L NAME` (a file in `socket_dir`) or `-S PATH`; `-S` wins, as in
+    tmux. A NAME is a file name, never a path: one with "/" (or ".", "..", "") would put
+    the socket outside the checked directory."""
+    if path is not None:
+        if not path:
+            raise SocketError("empty socket path: give -S a file name")
+        return os.path.abspath(path)
+    if name is None:
+        inside = pane_socket(env)
+        if inside is not None:
+            return inside[0]
+        name = DEFAULT_NAME
+    if name in ("", ".", "..") or "/" in name or "\0" in name:
+        raise SocketError(
+            f"invalid socket name {name!r}: -L takes a plain file name (use -S PATH for a path)"
+        )
+    return os.path.join(socket_dir(env), name)
