@@ -96,3 +96,23 @@ def test_events_run_their_hooks_as_in_tmux(both: BothServers, logs: dict[str, Pa
     except pytest.fail.Exception:
         pass  # the comparison below shows what differs
     assert lines("termhost") == lines("tmux")
+
+
+def test_one_element_of_a_hook_no_scope_sets_shows_nothing(both: BothServers) -> None:
+    """`show-hooks -w 'session-renamed[0]'` prints `name[0] ` while the scope keeps the
+    hook (even with that element unset) and nothing once `set-hook -u` removed the whole
+    hook there: tmux's cmd_show_options prints only an option options_get_only finds in
+    the scope; -g always has every hook (libtmux's test_hooks_raw_cmd)."""
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "sleep 1000").returncode == 0
+    both.after_each([
+        ["show-hooks", "-w", "session-renamed[0]"],
+        ["set-hook", "-w", "session-renamed[0]", "set -g status-left-style bg=red"],
+        ["set-hook", "-w", "-u", "session-renamed[0]"],
+        ["set-hook", "-w", "-u", "session-renamed"],
+        ["set-hook", "-u", "-t", "s:0", "pane-exited[1]"],
+    ], ["show-hooks", "-w", "session-renamed[0]"])
+    for args in (["-g", "session-renamed[0]"], ["pane-exited[1]"], ["-t", "s", "nosuch[0]"],
+                 ["-g", "nosuch"]):
+        seen = {name: both.answers(name, ["show-hooks", *args]) for name in both.NAMES}
+        assert seen["termhost"] == seen["tmux"], args

@@ -44,7 +44,7 @@ async def set_hook(context: Context, flags: dict[str, str], args: list[str]) -> 
     hook now instead. The command is parsed now, and kept as tmux prints it."""
     name, index = array_reference(args[0])
     if not is_hook(name):
-        raise CommandError(f"invalid option: {name}")
+        raise CommandError(f"invalid option: {args[0]}")
     if "R" in flags:
         session, window, pane = find_pane(context.server, flags.get("t"))
         result = await run_hook(context, name, session, window, pane)
@@ -78,8 +78,12 @@ async def show_hooks(context: Context, flags: dict[str, str], args: list[str]) -
     if args:
         name, index = array_reference(args[0])
         if not is_hook(name):
-            raise CommandError(f"invalid option: {name}")
-        if index is not None:  # one element: its command, or nothing after the name
+            raise CommandError(f"invalid option: {args[0]}")
+        if index is not None:  # one element: its command, or nothing after the name;
+            # nothing at all from a scope that does not set the hook (tmux's
+            # options_get_only finds no option there)
+            if "g" not in flags and not scope.sets(name):
+                return Result()
             return Result(stdout=f"{name}[{index}] {scope.command_at(name, index)}\n")
         names = (name,) if "g" in flags or scope.commands(name) is not None else ()
     return Result(stdout=hook_lines(scope, names))
