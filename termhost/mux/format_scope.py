@@ -144,13 +144,15 @@ class ServerScope:
                            redraw=self.redraw)
 
     def option(self, name: str) -> str | None:
-        """As tmux's format_find: the window's own value, the session's own, the global."""
+        """As tmux's format_find: the pane's own value, the window's own, the session's
+        own, the global."""
         base, index = array_reference(name)
         options = Scoped(self.server.options,
                          self.session.options if self.session is not None else {})
+        local = next((own[base] for own in self._own() if base in own), None)
         if is_user_option(base):
-            if self.window is not None and base in self.window.options:
-                return self.window.options[base]
+            if local is not None:
+                return local
             try:
                 return options.get(base)
             except OptionError:
@@ -163,11 +165,15 @@ class ServerScope:
             if index is None:
                 return ""  # tmux 3.3a gives a whole array as nothing
             return (shown[0][1] or "") if shown else ""
-        value = (self.window.options.get(base) if self.window is not None else None) or (
-            shown[0][1] or "")
+        value = local or (shown[0][1] or "")
         if base in _TMUX_FLAGS:  # options_to_string(numeric): a flag as 1 or 0
             return "1" if value == "on" else "0"
         return value
+
+    def _own(self) -> list[dict[str, str]]:
+        """The values set on this scope's pane and on its window, the pane's first."""
+        own = [self.pane.options] if self.pane is not None else []
+        return [*own, self.window.options] if self.window is not None else own
 
     def environ(self, name: str) -> str | None:
         found = self.session.environment.get(name) if self.session is not None else None

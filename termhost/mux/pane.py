@@ -111,6 +111,9 @@ class Pane:
         """The command as it was given (#{pane_start_command}): none for the shell."""
         self.start_path = ""
         """The directory it was started in (#{pane_start_path}); "" for the server's."""
+        self.options: dict[str, str] = {}
+        """Pane options set for this pane alone (set-option -p, select-pane -P): over its
+        window's own values and the global ones, as tmux's pane options have a parent."""
         self.mode: CopyMode | ClockMode | None = None
         """The pane's mode (copy-mode, view-mode or clock-mode), shown in its place by every client
         while the program's output goes on underneath, as tmux's modes are a pane's."""

@@ -319,6 +319,11 @@ class Server:
         """A window option's value for `window`: its own, else the global one."""
         return window.options.get(name) or self.options.get(name)
 
+    def pane_option(self, window: Window, pane: Pane, name: str) -> str:
+        """A pane option's value for `pane` of `window`: its own (set -p), else the
+        window's, else the global one."""
+        return pane.options.get(name) or self.window_option(window, name)
+
     def fit_window(self, session: Session, window: Window) -> None:
         """The window's layout (and so its panes, TIOCSWINSZ) to the session's size, with
         the rows pane-border-status takes from the panes along its edge."""
@@ -623,6 +628,7 @@ class Server:
                                      again=pane)
         pane.on_close = None  # replaced, not closed: its cell stays
         pane.kill()
+        new.options = pane.options  # the same pane to tmux: its options stay
         cell = window.layout.find(pane)  # the layout may have changed meanwhile
         cell.pane = new
         if window.active is pane:
@@ -804,7 +810,7 @@ class Server:
 
     def _stays_dead(self, window: Window, pane: Pane) -> bool:
         """remain-on-exit: whether a pane whose process ended stays, marked dead."""
-        remain = self.window_option(window, "remain-on-exit")
+        remain = self.pane_option(window, pane, "remain-on-exit")
         status = pane.exit_status
         if pane.killed or status is None or remain == "off":
             return False

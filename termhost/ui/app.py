@@ -79,6 +79,7 @@ from termhost.ui.menu import Menu, MenuItem
 from termhost.ui.mouse_router import MouseRouter
 from termhost.ui.overlay import Overlay
 from termhost.ui.painter import Painter, Placement, TrackingOutput
+from termhost.ui.pane_colours import default_colours
 from termhost.ui.popup import Popup
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
@@ -636,7 +637,8 @@ class AttachedClient:
         cols, rows = self.size.columns, self.size.rows - self._status_shown()
         placements = [
             Placement(cell.pane, cell.x, cell.y,
-                      min(cell.width, cols - cell.x), min(cell.height, rows - cell.y))
+                      min(cell.width, cols - cell.x), min(cell.height, rows - cell.y),
+                      default_colours(self.server, self.session, window, cell.pane))
             for cell in window.visible_cells()
             if cell.pane is not None and cell.x < cols and cell.y < rows
         ]

@@ -70,6 +70,9 @@ class Placement:
     y: int
     width: int
     height: int
+    colours: tuple[str, str] = ("default", "default")
+    """(fg, bg) the cells in the terminal's default colours are drawn in instead: the
+    pane's window-style (pane_colours.py); a change repaints the pane whole."""
 
 
 class Painter:
@@ -158,10 +161,14 @@ class Painter:
         buffer = screen.buffer
         columns = range(width)
         blanks = itertools.repeat(BLANK)  # endless: every row's map() stops at width
+        recolour = (None if placement.colours == ("default", "default")
+                    else functools.partial(_recoloured, *placement.colours))
         for y in rows:
             row = buffer.get(y)
             # map() keeps the per-cell work in C: an echo repaints a whole row.
             new = list(map(row.get, columns, blanks)) if row else [BLANK] * width
+            if recolour is not None:
+                new = list(map(recolour, new))
             old = shown.get(y)
             shown[y] = new
             _row_changes(new, old, placement.x, placement.y + y, out, self.depth)
@@ -227,6 +234,15 @@ def _row_changes(
                 sgr = cell_sgr
             out.append(glyph)
         x = end
+
+
+@functools.lru_cache(maxsize=16384)
+def _recoloured(fg: str, bg: str, cell: Cell) -> Cell:
+    """`cell` with its default colours made `fg` and `bg` (window-style)."""
+    if cell.fg != "default" and cell.bg != "default":
+        return cell
+    return cell._replace(fg=fg if cell.fg == "default" else cell.fg,
+                         bg=bg if cell.bg == "default" else cell.bg)
 
 
 @functools.lru_cache(maxsize=16384)

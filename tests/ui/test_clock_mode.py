@@ -4,14 +4,13 @@ colours, capture-pane -e) compared; and the clock's face alone, as data."""
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 
 from termhost.mux.clock_mode import clock_face, clock_time
 from tests.conftest import BothServers, wait_until
-from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, agreed
+from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, agreed, screen
 
 WIDTH, HEIGHT = 60, 14
 
@@ -57,31 +56,6 @@ def _attach(both: BothServers, outer: Outer, *steps: list[str]) -> None:
         outer.show(name, CLIENTS[name], WIDTH, HEIGHT)
         wait_until(lambda name=name: "[s]" in screen(outer, name)[-1],  # type: ignore[misc]
                    PATIENCE, f"{name}'s client to draw")
-
-
-_SGR = re.compile(r"\x1b\[[0-9;]*m")
-_RESETS = ("\x1b[0m", "\x1b[39m", "\x1b[49m", "\x1b[39;49m")
-
-
-def _normal(row: str) -> str:
-    """A row of capture-pane -e -N written the same whether a run of coloured blanks was
-    drawn as spaces or erased in that colour (tmux's tty erases where it can), and
-    whatever the terminal did with the default-coloured rest of the row: no blanks in
-    the default colours, nor returns to them, at its end or its start."""
-    changes = _SGR.findall(row)
-    if not changes or changes[-1] in _RESETS:
-        row = row.rstrip(" ")
-        while row.endswith(_RESETS):
-            row = row[:row.rindex("\x1b")]
-    while row.startswith(_RESETS):
-        row = row[row.index("m") + 1:]
-    return row
-
-
-def screen(outer: Outer, name: str) -> list[str]:
-    """What the client shows, row by row, with its colours (coloured blanks kept)."""
-    rows = outer.run("capture-pane", "-p", "-e", "-N", "-t", name).rstrip("\n").split("\n")
-    return [_normal(row) for row in rows]
 
 
 def _same_screens(both: BothServers, outer: Outer, what: str) -> list[str]:

@@ -476,7 +476,9 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
     """The target pane (or the one beyond its -L/-R/-U/-D border, -l the last one) made
     active; -Z keeps the window zoomed. -T sets its title (#{pane_title}) until the
     program sets another (OSC 2); -d and -e turn its input off and on; -m marks it (or
-    unmarks it if it was marked), -M clears the mark."""
+    unmarks it if it was marked), -M clears the mark. -P sets its window-style and
+    window-active-style (as tmux 3.3a, which keeps -P for the pane options that replaced
+    it, and goes on to select the pane), -g prints its window-style and stops."""
     server = context.server
     if "l" in flags:
         return await last_pane(context, {k: v for k, v in flags.items() if k != "l"}, args)
@@ -492,6 +494,11 @@ async def select_pane(context: Context, flags: dict[str, str], args: list[str]) 
         for changed in {session, *([before[0]] if before is not None else [])}:
             server.refresh(changed)  # its status line's M flag, where it was and is
         return Result()
+    if "P" in flags:  # as tmux 3.3a: both styles, unchecked, then on to the rest
+        pane.options["window-style"] = pane.options["window-active-style"] = flags["P"]
+        server.refresh(session)
+    if "g" in flags:
+        return Result(stdout=server.pane_option(window, pane, "window-style") + "\n")
     if "d" in flags or "e" in flags:
         pane.input_off = "d" in flags
         return Result()

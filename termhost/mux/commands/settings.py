@@ -1,10 +1,11 @@
 """Option verbs: set-option, set-window-option, show-options, as tmux 3.3a's.
 
 termhost keeps one global value of each option, a session's own of the session options
-(options.Scoped), and a window's own for the window options it honours per window; so
--s, -w and -p choose what show-options lists, and the option's own table entry decides
-where set-option puts it. Without -g, a session option is the target session's own, and
-a user option (`@name`) too, or the target window's with -w or -p.
+(options.Scoped), a window's own of the window options and a pane's own of the pane
+options (Pane.options); so -s, -w and -p choose what show-options lists, and the
+option's own table entry decides where set-option puts it. Without -g, a session option
+is the target session's own, and a user option (`@name`) too, or the target window's
+with -w, the target pane's with -p.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from termhost.mux.commands import (
     find_session,
 )
 from termhost.mux.commands.hooks import listed_hooks
-from termhost.mux.model import Session, Window
+from termhost.mux.model import Session
 from termhost.mux.options import (
     OptionError,
     Options,
@@ -44,27 +45,26 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
         name = options.resolve(name)
         if len(args) < 2 and not unset and not options.is_choice(name):
             raise CommandError("empty value")
-        window = _local_window(context, name, flags)
+        own = _local_values(context, name, flags)
         held: Options | Scoped = options
-        if window is None:
+        if own is None:
             held = _local_session(context, name, flags) or options
         if len(args) < 2 and not unset:
-            current = window.options.get(name) if window is not None else None
+            current = own.get(name) if own is not None else None
             value = options.toggled(name, current or held.get(name))
         if "F" in flags:
             value = expand_at(context, value, flags.get("t"))
-        if "o" in flags and (name in window.options if window is not None
-                             else held.is_set(name)):
+        if "o" in flags and (name in own if own is not None else held.is_set(name)):
             if "q" in flags:  # quietly left as it is, as tmux's (themes' `set -ogq`)
                 return Result()
             raise CommandError(f"already set: {name}")
-        if window is not None:
+        if own is not None:
             if unset:
-                window.options.pop(name, None)
+                own.pop(name, None)
             else:
-                old = window.options.get(name, "")
+                old = own.get(name, "")
                 joined = old + value if "a" in flags and options.is_string(name) else value
-                window.options[name] = options.check(name, joined)
+                own[name] = options.check(name, joined)
         elif unset:
             held.reset(name, index)
         elif options.is_array(name):
@@ -106,12 +106,14 @@ async def show_options(context: Context, flags: dict[str, str], args: list[str])
         if args:
             name, index = array_reference(args[0])
             name = options.resolve(name)
-            window = _local_window(context, name, flags, creating=False)
-            scoped = _local_session(context, name, flags) if window is None else None
-            if window is not None and name in window.options:
-                shown = [(name, window.options[name])]
-            elif window is not None and not inherit:
+            own = _local_values(context, name, flags, creating=False)
+            scoped = _local_session(context, name, flags) if own is None else None
+            if own is not None and name in own:
+                shown = [(name, own[name])]
+            elif own is not None and not inherit:
                 shown = []
+            elif own is not None and name in (parent := _parent_values(context, flags)):
+                shown = _marked([(name, parent[name])], True)
             elif scoped is not None and (scoped.is_set(name) or not inherit):
                 if not scoped.is_set(name) and is_user_option(name):
                     raise UnknownOption(f"invalid option: {name}")
@@ -141,27 +143,32 @@ async def show_window_options(context: Context, flags: dict[str, str],
 
 def _listed(context: Context, flags: dict[str, str], inherit: bool
             ) -> list[tuple[str, str | None]]:
-    """A whole scope: the server's (-s), the global window and pane options (-gw; -gp
-    lists nothing, as tmux 3.3a), a window's own (-w, -p: the pane ones), the global
-    session options (-g), else the target session's own: with -A, and the session
-    options it inherits (not the global user options, as tmux)."""
+    """A whole scope: the server's (-s), the global window and pane options (-gw), a
+    window's own (-w), a pane's own (-p, -g or not, as tmux 3.3a), the global session
+    options (-g), else the target session's own: with -A, and the options it inherits
+    (a pane its window's values, then the global ones; a session not the global user
+    options, as tmux)."""
     options = context.server.options
     if "s" in flags:
         return options.items(("server",))
     if "w" not in flags and "p" not in flags:
         return options.items(("session",)) if "g" in flags else _session_listed(
             context, flags, inherit)
-    if "g" in flags:
-        return [] if "p" in flags else options.items(("window", "pane"))
-    _, window, _ = find_pane(context.server, flags.get("t"))
+    if "g" in flags and "p" not in flags:
+        return options.items(("window", "pane"))
+    if not context.server.sessions:
+        return []
+    _, window, pane = find_pane(context.server, flags.get("t"))
+    values = pane.options if "p" in flags else window.options
     scopes = ("pane",) if "p" in flags else ("window", "pane")
     own: list[tuple[str, str | None]] = [
-        (name, value) for name, value in sorted(window.options.items())
+        (name, value) for name, value in sorted(values.items())
         if is_user_option(name) or options.scope(name) in scopes]
     if not inherit:
         return own
     local = dict(own)
-    inherited = [(name, value) for name, value in options.items(scopes)
+    parent = window.options if "p" in flags else {}
+    inherited = [(name, parent.get(name, value)) for name, value in options.items(scopes)
                  if name not in local]
     return sorted(own + _marked(inherited, True), key=_listing_order)
 
@@ -192,24 +199,35 @@ def _marked(shown: list[tuple[str, str | None]], inherit: bool
     return [(f"{name}*", value) for name, value in shown] if inherit else shown
 
 
-def _local_window(context: Context, name: str, flags: dict[str, str], *,
-                  creating: bool = True) -> Window | None:
-    """The window whose own value of `name` this command sets or shows, or None for the
-    global one: without -g, a window option termhost keeps per window, or a user option
-    given -w or -p."""
+def _local_values(context: Context, name: str, flags: dict[str, str], *,
+                  creating: bool = True) -> dict[str, str] | None:
+    """The own values of the pane or window whose value of `name` this command sets or
+    shows, or None for the global one: with -p, a pane option or a user option is the
+    target pane's (-g or not, as tmux 3.3a's options_scope_from_flags takes -p first);
+    else, without -g, a window option the target window's, a user option given -w too."""
     options = context.server.options
+    user = is_user_option(name)
+    if "p" in flags and (user or options.scope(name) == "pane") and context.server.sessions:
+        return find_pane(context.server, flags.get("t"))[2].options
     if "g" in flags:
         return None
-    per_window = (options.is_window_option(name) if not is_user_option(name)
-                  else "w" in flags or "p" in flags)
+    per_window = options.is_window_option(name) if not user else "w" in flags or "p" in flags
     if not per_window:
-        if not is_user_option(name) and not creating:
+        if not user and not creating:
             options.get(name)  # an unknown name is still an error
         return None
     if not context.server.sessions:
         return None  # no window yet (a configuration file): the global one
     _, window, _ = find_pane(context.server, flags.get("t"))
-    return window
+    return window.options
+
+
+def _parent_values(context: Context, flags: dict[str, str]) -> dict[str, str]:
+    """What a pane's own values inherit before the global ones (show -pA): its
+    window's own."""
+    if "p" not in flags or not context.server.sessions:
+        return {}
+    return find_pane(context.server, flags.get("t"))[1].options
 
 
 def _local_session(context: Context, name: str, flags: dict[str, str]) -> Scoped | None:
