@@ -79,3 +79,22 @@ def test_a_verb_reading_stdin_from_a_binding_has_none(both: BothServers) -> None
     seen = {name: both.answers(name, ["run-shell", "-C", "load-buffer -"])
             for name in both.NAMES}
     assert seen["termhost"] == seen["tmux"]
+
+
+def test_the_installed_front_runs_without_site(env: dict[str, str]) -> None:
+    """bin/termhost starts termhost-py's interpreter with -S: termhost is found (an
+    editable install's project, or site-packages) without `site` and its .pth files,
+    which the import log shows never loaded, and the command is answered."""
+    scripts = Path(sys.executable).parent
+    assert (scripts / "termhost-py").exists(), "install termhost first (pip install -e .)"
+    started = subprocess.run([str(scripts / "termhost"), "-f", "/dev/null", "new", "-d", "-s",
+                              "front", "sleep 1000"], env=env, capture_output=True, text=True,
+                             timeout=30, check=False)
+    assert started.returncode == 0, started.stderr
+    done = subprocess.run([sys.executable, "-S", "-X", "importtime", str(scripts / "termhost-py"),
+                           "display", "-p", "#{session_name}"], env=env, capture_output=True,
+                          text=True, timeout=30, check=False)
+    assert (done.returncode, done.stdout) == (0, "front\n"), done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "termhost.front" in imported
+    assert not {name for name in imported if name == "site" or "editable" in name}
