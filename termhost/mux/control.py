@@ -510,7 +510,7 @@ class ControlClient:
         return None
 
     def open_popup(self, pane: Pane, box: tuple[int, int, int, int], lines: str | None,
-                   border_style: Style, title: str, close_on_exit: int
+                   border_style: Style, title: str, close_on_exit: int, style: Style
                    ) -> asyncio.Future[int] | None:
         return None
 

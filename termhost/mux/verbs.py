@@ -103,7 +103,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("display-popup", ("popup",), "Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:", 0, -1,
              "[-BCE] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] "
              "[-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] "
-             "[-x position] [-y position] [shell-command]", unsupported="s"),
+             "[-x position] [-y position] [shell-command]"),
         Verb("display-panes", ("displayp",), "bd:Nt:", 0, 1,
              "[-bN] [-d duration] [-t target-client] [template]"),
         Verb("find-window", ("findw",), "CiNrt:TZ", 1, 1,

@@ -874,13 +874,15 @@ class AttachedClient:
         return menu.closed if self._open_overlay(menu) else None
 
     def open_popup(self, pane: Pane, box: tuple[int, int, int, int], lines: str | None,
-                   border_style: Style, title: str, close_on_exit: int
+                   border_style: Style, title: str, close_on_exit: int, style: Style
                    ) -> asyncio.Future[int] | None:
         """display-popup: `pane`'s program in the box (x, y, width, height) over the
-        panes, bordered with `lines` (None: none); the future says how it closed
-        (popup.py). None, and the program ended, if another overlay is open."""
+        panes, bordered with `lines` (None: none), its default colours `style`'s; the
+        future says how it closed (popup.py). None, and the program ended, if another
+        overlay is open."""
         popup = Popup(pane, *box, lines=None if lines is None else BOX_LINES[lines],
-                      border_style=border_style, title=title, close_on_exit=close_on_exit)
+                      border_style=border_style, title=title, close_on_exit=close_on_exit,
+                      style=style)
         pane.on_output = self.refresh
         if not self._open_overlay(popup):
             popup.close()

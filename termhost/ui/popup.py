@@ -36,13 +36,15 @@ class Popup:
 
     def __init__(self, pane: Pane, x: int, y: int, width: int, height: int, *,
                  lines: BoxLines | None, border_style: Style, title: str = "",
-                 close_on_exit: int = 0) -> None:
+                 close_on_exit: int = 0, style: Style | None = None) -> None:
         self.pane = pane
         self.x, self.y, self.width, self.height = x, y, width, height
         self.lines = lines
         self.border_style = border_style
         self.title = title
         self.close_on_exit = close_on_exit
+        self.style = style or Style()
+        """The program's default colours (popup-style, -s)."""
         self.closed: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         pane.on_close = self._ended
 
@@ -54,7 +56,8 @@ class Popup:
     def placement(self) -> Placement:
         inset = 1 if self.lines is not None else 0
         cols, rows = self.inside(self.width, self.height, self.lines is not None)
-        return Placement(self.pane, self.x + inset, self.y + inset, cols, rows)
+        return Placement(self.pane, self.x + inset, self.y + inset, cols, rows,
+                         (self.style.fg, self.style.bg))
 
     def draw(self, depth: int) -> str:
         if self.lines is None:

@@ -13,7 +13,8 @@ import pytest
 
 from tests.conftest import DEADLINE, BothServers, wait_until
 from tests.ui.outer import client
-from tests.ui.outer_tmux import PATIENCE, Outer
+from tests.ui.outer_tmux import PATIENCE, Outer, agreed
+from tests.ui.outer_tmux import screen as coloured
 from tests.ui.test_menu import attach, opened, screen
 
 
@@ -113,6 +114,35 @@ def test_c_closes_the_popup_and_a_second_popup_is_not_opened(both: BothServers,
             assert both.run(name, "display-popup", "-E", "sleep 1000").returncode == 0
             assert both.run(name, "display-popup", "-C").returncode == 0
             assert popup.wait(timeout=30) == 129
+
+
+@pytest.mark.parametrize(("options", "args"), [
+    ([], ["-s", "bg=red"]),
+    ([], ["-s", "fg=yellow,bg=blue,bold", "-S", "fg=green"]),
+    ([], ["-S", "bg=magenta,reverse", "-b", "rounded"]),
+    ([], ["-s", "bogus=1", "-S", "fg=nosuch"]),
+    ([["set", "-g", "popup-style", "bg=cyan"], ["set", "-g", "popup-border-style", "fg=red"]],
+     ["-s", "fg=black"]),
+    ([["set", "-g", "popup-style", "bg=cyan"]], ["-B", "-s", "fg=default"]),
+    ([["set", "-g", "popup-style", "bg=cyan"]], ["-B", "-s", "fg=red,bg=default"]),
+], ids=["s", "s and S", "S", "invalid", "options under", "no border", "default"])
+def test_s_and_big_s_colour_the_popup_and_its_border(both: BothServers, outer: Outer,
+                                                     options: list[list[str]],
+                                                     args: list[str]) -> None:
+    """tmux 3.3a's popup_display: the popup's default colours are popup-style's, or
+    -s's in their place (read from the default colours, `default` meaning the
+    option's), the border's popup-border-style's or -S's; colours only (no
+    attributes), a style that does not parse ignored; the border is not drawn in the
+    popup's colours."""
+    attach(both, outer)
+    for name in both.NAMES:
+        for step in options:
+            assert both.run(name, *step).returncode == 0
+    program = "printf 'plain \\033[31mred\\033[0m end'; sleep 1000"
+    with opened(both, "tmux", "display-popup", "-w", "30", "-h", "6", *args, program), \
+            opened(both, "termhost", "display-popup", "-w", "30", "-h", "6", *args, program):
+        agreed(lambda name: coloured(outer, name), "the popups in the same colours",
+               lambda lines: any("plain" in line for line in lines))
 
 
 @pytest.mark.parametrize("args", [

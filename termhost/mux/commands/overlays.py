@@ -160,6 +160,19 @@ def _style(text: str, base: Style | None = None) -> Style:
         return base
 
 
+def _colours(option: str, given: str | None) -> Style:
+    """A popup's (its border's) colours, as tmux's popup_display makes them: the
+    option's style, or -s's (-S's) in its place where it parses, read from the default
+    colours with `default` meaning the option's; the colours alone."""
+    style = _style(option)
+    if given is not None:
+        try:
+            style = parse_style(given, style, Style())
+        except StyleError:
+            pass
+    return Style(fg=style.fg, bg=style.bg)
+
+
 def _size(text: str | None, whole: int, what: str) -> int:
     """-w / -h: cells, or a percentage of the terminal's, 1 to all of it."""
     if text is None:
@@ -176,7 +189,8 @@ def _size(text: str | None, whole: int, what: str) -> int:
 async def display_popup(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A popup on the client running the shell command (else the default shell); -E
     closes it when the command exits (-EE when it succeeds); the command's exit status
-    is this one's, as tmux's; -C closes the client's popup (or menu)."""
+    is this one's, as tmux's; -C closes the client's popup (or menu). -s and -S colour
+    it and its border over popup-style and popup-border-style."""
     target = _Target.of(context, flags)
     client = target.client
     if "C" in flags:
@@ -197,8 +211,9 @@ async def display_popup(context: Context, flags: dict[str, str], args: list[str]
     if min(inside) < 1:
         return Result()  # no room inside the border: tmux shows nothing either
     x, y = target.place(context, flags, width, height)
-    border = _style(server.window_option(target.window, "popup-border-style"))
-    border = _style(flags.get("S", ""), border) if "S" in flags else border
+    colours = _colours(server.window_option(target.window, "popup-style"), flags.get("s"))
+    border = _colours(server.window_option(target.window, "popup-border-style"),
+                      flags.get("S"))
     env = {**server.environ_of(target.session),
            "TERM": server.options.get("default-terminal"),
            PANE_VARIABLE: str(PaneVariable(server.path, os.getpid(), target.session.id))}
@@ -216,5 +231,5 @@ async def display_popup(context: Context, flags: dict[str, str], args: list[str]
                             history_limit=0)
     closed = client.open_popup(pane, (x, y, width, height), lines, border,
                                target.expand(context, flags.get("T", "")),
-                               min(flag_count(flags, "E"), 2))
+                               min(flag_count(flags, "E"), 2), colours)
     return Result(status=await closed if closed is not None else 0)
