@@ -472,6 +472,8 @@ class Server:
         pane.on_output = lambda wrote: self._pane_wrote(window, wrote)
         pane.yield_to_typing = lambda: any(
             session.typed_recently() for session in self.sessions_of(window))
+        pane.terminal.screen.scroll_on_clear = lambda: self.pane_option(
+            window, pane, "scroll-on-clear") == "on"
 
     def _pane_wrote(self, window: Window, pane: Pane) -> None:
         """Show what `pane` wrote, and act on its alerts: flags in the status bars, the

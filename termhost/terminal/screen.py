@@ -113,6 +113,9 @@ class Screen(pyte.Screen):
     ) -> None:
         self.history = history if history is not None else Scrollback()
         self.reply = reply
+        self.scroll_on_clear: Callable[[], bool] = lambda: True
+        """tmux's scroll-on-clear option, asked when the whole screen is cleared: the
+        owner (the pane) knows where the option is set; on by default, as tmux's."""
         self.wrapped: set[int] = set()
         self._alternate: _Buffer | None = None
         super().__init__(columns, lines)
@@ -573,18 +576,19 @@ class Screen(pyte.Screen):
         self._shift_wrapped(y, bottom, -count)
         self.dirty.update(range(y, bottom + 1))
 
-    def _erase_rows(self, rows: range) -> None:
+    def _erase_rows(self, rows: range, *, unwrap_above: bool = True) -> None:
         """Whole rows to the current background (pyte only rewrote the cells it had).
 
         Each starts afresh, and the line above no longer wraps onto them (tmux's
-        grid_clear_lines): the scrollback's newest line when the top row is erased.
+        grid_clear_lines): the scrollback's newest line when the top row is erased,
+        unless `unwrap_above` is false (the line scrolled there from the screen whole).
         """
         if not rows:
             return
         self.wrapped.difference_update(rows)
         if rows.start:
             self.wrapped.discard(rows.start - 1)
-        elif self._alternate is None:
+        elif self._alternate is None and unwrap_above:
             self.history.unwrap_newest()
         attrs = self.cursor.attrs._replace(data=" ")
         for y in rows:
@@ -619,12 +623,17 @@ class Screen(pyte.Screen):
                 row[column] = attrs
 
     def erase_in_display(self, how: int = 0, *args: object, **kwargs: object) -> None:
-        """ED 0/1/2, and 3 (xterm: also clear the scrollback)."""
+        """ED 0/1/2, and 3 (xterm: also clear the scrollback). Clearing the whole main
+        screen (ED 2, or ED 0 from the top left) keeps its text in the scrollback
+        while scroll-on-clear is on, as tmux's screen_write_clearscreen does."""
         if how == 3:
             self.history.clear()
             return
         y = self.cursor.y
-        if how == 0:
+        whole = how == 2 or (how == 0 and self.cursor.x == 0 and y == 0)
+        if whole and self._alternate is None and self.history.limit and self.scroll_on_clear():
+            self._clear_into_history()
+        elif how == 0:
             self._erase_rows(range(y + 1, self.lines))
             self.erase_in_line(0)
         elif how == 1:
@@ -632,6 +641,17 @@ class Screen(pyte.Screen):
             self.erase_in_line(1)
         elif how == 2:
             self._erase_rows(range(self.lines))
+
+    def _clear_into_history(self) -> None:
+        """tmux's grid_view_clear_history: the rows down to the last one used scroll
+        into the scrollback, and the screen is cleared; the newest line there keeps
+        wrapping only when the whole screen scrolled (no row was cleared below it)."""
+        buffer = self.buffer
+        used = [y for y in range(self.lines) if buffer.get(y)]
+        last = used[-1] + 1 if used else 0
+        if last:
+            self._scroll_up(0, self.lines - 1, last)
+        self._erase_rows(range(self.lines), unwrap_above=last < self.lines)
 
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
         """Change the size keeping the text and the cursor's place (tmux's rules).

@@ -429,6 +429,34 @@ def test_erasing_a_whole_row_unwraps_the_row_above(erase: str) -> None:
     assert lines(t)[:2] == ["aaaa", "xyz"]
 
 
+@pytest.mark.parametrize("clear", ["\x1b[2J", "\x1b[H\x1b[J"])
+def test_clearing_the_whole_screen_keeps_its_text_in_the_scrollback(clear: str) -> None:
+    """tmux's screen_write_clearscreen (ED 2, and ED 0 from the top left with
+    scroll-on-clear): the rows down to the last one used scroll into the history, the
+    blank ones below it do not; the screen is blank, the cursor stays."""
+    t = term("a\r\n\r\nb\r\n" + clear, rows=5)
+    assert t.history.lines() == ["a", "", "b"]
+    assert lines(t) == [""] * 5
+    assert t.cursor == ((0, 3) if clear == "\x1b[2J" else (0, 0))
+
+
+def test_clearing_below_the_top_left_or_without_scroll_on_clear_keeps_no_history() -> None:
+    t = term("a\r\nb\x1b[1;2H\x1b[J")
+    assert (t.history.lines(), lines(t)[:2]) == ([], ["a", ""])
+    t = Terminal(20, 5)
+    t.screen.scroll_on_clear = lambda: False
+    t.feed(b"a\r\nb\x1b[2J")
+    assert (t.history.lines(), lines(t)) == ([], [""] * 5)
+
+
+def test_a_wrapped_line_cleared_into_the_scrollback_still_wraps() -> None:
+    """The rows keep their wrap flags on the way into the history (grid_scroll_history
+    moves the lines as they are): a wider screen joins them again."""
+    t = term("a" * 10 + "\x1b[2J", cols=4, rows=4)
+    t.resize(12, 4)
+    assert everything(t)[:2] == ["a" * 10, ""]
+
+
 def test_erasing_the_top_row_unwraps_the_scrollbacks_newest_line() -> None:
     """tmux's grid_clear_lines unwraps the line above the erased row: for the top row,
     the last line the scrollback holds."""
