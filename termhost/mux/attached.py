@@ -95,6 +95,12 @@ class Client(FormatClient, Protocol):
 
     def close_overlay(self) -> None: ...
 
+    def pan(self, direction: str, adjustment: int) -> None:
+        """refresh-client -L/-R/-U/-D (`direction`) by `adjustment` cells, -c ("c")."""
+
+    def request_clipboard(self, pane: Pane | None) -> None:
+        """refresh-client -l: the terminal's clipboard into a new buffer, or to `pane`."""
+
 
 class ClientFactory(Protocol):
     """Makes the client of a connection that attaches: `send` writes to its terminal,

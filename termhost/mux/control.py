@@ -517,6 +517,12 @@ class ControlClient:
     def close_overlay(self) -> None:
         pass
 
+    def pan(self, direction: str, adjustment: int) -> None:
+        pass  # a control client draws no window
+
+    def request_clipboard(self, pane: Pane | None) -> None:
+        pass  # nor has a terminal to ask
+
     # --- subscriptions (refresh-client -B) -------------------------------------------
 
     def subscribe(self, value: str) -> None:

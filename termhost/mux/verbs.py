@@ -162,7 +162,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              own=True),
         Verb("refresh-client", ("refresh",), "A:B:cC:Df:F:l::LRSt:U", 0, 1,
              "[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] "
-             "[-t target-client] [adjustment]", unsupported="cDlLRU"),
+             "[-t target-client] [adjustment]"),
         Verb("rename-session", ("rename",), "t:", 1, 1, "[-t target-session] new-name"),
         Verb("rename-window", ("renamew",), "t:", 1, 1, "[-t target-window] new-name"),
         Verb("resize-pane", ("resizep",), "DLMRTt:Ux:y:Z", 0, 1,
@@ -234,7 +234,8 @@ def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = T
     messages; then a flag termhost does not act on yet is refused too (unless only
     printing the line: `refuse_unsupported` False). A value flag
     ending the line without its value, tmux 3.3a lets through as given with none: here
-    it is as if not given."""
+    it is as if not given; an optional value (`l::`) not given is "", the flag given.
+    """
     template = verb.flags + verb.extra_flags
     flags: dict[str, str] = {}
     given: dict[str, None] = {}
@@ -258,8 +259,12 @@ def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = T
                     flags[letter + _EVERY] = flags.get(letter + _EVERY, letter) + letter
                 flags[letter] = ""
                 continue
+            optional = template[found + 2:found + 3] == ":"
             if position < len(word):
                 value = word[position:]
+            elif optional and (index == len(args) or args[index].startswith("-")):
+                flags[letter] = ""  # `l::` given no value, as tmux 3.3a's optional one
+                break
             elif index < len(args):
                 value = args[index]
                 index += 1

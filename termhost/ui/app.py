@@ -14,6 +14,7 @@ prefix `C-b` starts tmux's default bindings.
 from __future__ import annotations
 
 import asyncio
+import base64
 import codecs
 import functools
 import os
@@ -62,6 +63,9 @@ from termhost.themes import ThemeError, load_theme
 from termhost.ui import borders, clock, copy_view
 from termhost.ui.box import BOX_LINES
 from termhost.ui.choose_modes import Chooser, open_chooser
+from termhost.ui.clipboard_query import QUERY as CLIPBOARD_QUERY
+from termhost.ui.clipboard_query import QUERY_TIMEOUT as CLIPBOARD_TIMEOUT
+from termhost.ui.clipboard_query import Answer, ClipboardQuery
 from termhost.ui.colours import (
     TRUE_COLOUR,
     OverlayStyles,
@@ -83,6 +87,7 @@ from termhost.ui.pane_colours import default_colours
 from termhost.ui.popup import Popup
 from termhost.ui.prompt import Prompt
 from termhost.ui.status import status_bar
+from termhost.ui.window_view import Pan, View, clipped, pan, view_of
 
 if TYPE_CHECKING:
     from termhost.mux.server import Server
@@ -284,6 +289,11 @@ class AttachedClient:
         """How this client drives the active pane's mode (Pane.mode, the server's), kept
         while the mode lasts so that a wheel scroll knows the copy mode it started."""
         self.mouse = MouseRouter(self)
+        self.panned: Pan | None = None
+        self._clipboard = ClipboardQuery()
+        """refresh-client -l's query of the terminal's clipboard, while one is out."""
+        self._clipboard_timer: asyncio.TimerHandle | None = None
+        """refresh-client -L/-R/-U/-D's view of a window larger than the client."""
         self._mouse_on = False
         """The client's terminal reports the mouse (option mouse)."""
         self.last_session: Session | None = None
@@ -418,6 +428,10 @@ class AttachedClient:
         and dispatched now. Not through the Application's input and key processor: a
         loop turn and about 0.35 ms per key, where tmux takes 0.4 ms in all."""
         text = self._decoder.decode(data)
+        if "\x1b]52;" in text or self._clipboard.holding:
+            text, answers = self._clipboard.take(text)
+            for answer in answers:
+                self._clipboard_answered(answer)
         if self._typing_only(text):
             # Plain typing: the parser would hand the pane these very bytes, key by key.
             if not self._key_pressed():
@@ -431,6 +445,28 @@ class AttachedClient:
             self._escape_timer = loop.call_later(escape_time, self._flush_keys)
         self._keys.feed(text)
         self._process_keys()
+
+    def request_clipboard(self, pane: Pane | None) -> None:
+        """refresh-client -l: the terminal asked for its clipboard (clipboard_query.py);
+        the answer goes into a new paste buffer, or to `pane`."""
+        if not self._clipboard.ask(pane):
+            return
+        self.write_terminal(CLIPBOARD_QUERY)
+        if self._clipboard_timer is not None:
+            self._clipboard_timer.cancel()
+        self._clipboard_timer = asyncio.get_running_loop().call_later(
+            CLIPBOARD_TIMEOUT, self._clipboard.give_up)
+
+    def _clipboard_answered(self, answer: Answer) -> None:
+        if self._clipboard_timer is not None:
+            self._clipboard_timer.cancel()
+            self._clipboard_timer = None
+        if answer.buffer:
+            self.server.buffers.set(answer.data)
+        encoded = base64.b64encode(answer.data).decode()
+        for pane in answer.panes:
+            if not pane.closed:  # as tmux's input_reply_clipboard
+                pane.write(f"\x1b]52;;{encoded}\x1b\\".encode())
 
     def _typing_only(self, text: str) -> bool:
         """Keys that all go to the active pane as they are: no escape sequence, no
@@ -633,15 +669,18 @@ class AttachedClient:
                                "" if only else self._overlay.draw(self.depth))
             return
         # A window larger than this client (window-size largest, resize-window) shows
-        # its top left part, as in tmux.
-        cols, rows = self.size.columns, self.size.rows - self._status_shown()
-        placements = [
-            Placement(cell.pane, cell.x, cell.y,
-                      min(cell.width, cols - cell.x), min(cell.height, rows - cell.y),
-                      default_colours(self.server, self.session, window, cell.pane))
-            for cell in window.visible_cells()
-            if cell.pane is not None and cell.x < cols and cell.y < rows
-        ]
+        # the part around the cursor, or where refresh-client panned it, as tmux's.
+        view = self.view()
+        rows = self.size.rows - self._status_shown()
+        placements = []
+        for cell in window.visible_cells():
+            shown = clipped(cell, view) if cell.pane is not None else None
+            if cell.pane is None or shown is None or shown[1] >= rows:
+                continue
+            x, y, width, height, left, top = shown
+            placements.append(Placement(
+                cell.pane, x, y, width, min(height, rows - y),
+                default_colours(self.server, self.session, window, cell.pane), left, top))
         overlay = _pane_numbers(placements, window) if self._pane_numbers else ""
         if only is None:  # an echo's paint stays inside its pane: borders and labels stand
             if self._labels(window) != "off":
@@ -670,16 +709,48 @@ class AttachedClient:
         active pane's in the active border's colour (green by default), as tmux tells
         the active pane apart, and the junction glyphs where borders meet; the line of
         labels (pane-border-status) is no pane's, a border the others end in."""
-        if len(placements) < 2:
+        view = self.view()
+        if len(window.panes) < 2 or (len(placements) < 2 and not view.bigger):
             return ""
         root = window.layout
-        bottom = min(root.y + root.height, self.size.rows - self._status_shown())
-        area = (root.x, root.y, min(root.width, self.size.columns - root.x), bottom - root.y)
+        bottom = min(root.y + root.height - view.y, self.size.rows - self._status_shown())
+        area = (root.x, root.y, min(root.width - view.x, self.size.columns - root.x),
+                bottom - root.y)
         active = next(((p.x, p.y, p.width, p.height) for p in placements
                        if p.pane is window.active), None)
         styles = self._overlay_styles
         panes = [(p.x, p.y, p.width, p.height) for p in placements]
-        return borders.overlay(panes, active, area, styles.border, styles.active_border)
+        return borders.overlay(panes, active, area, styles.border, styles.active_border,
+                               every=view.bigger)
+
+    def view(self) -> View:
+        """The part of the current window this client shows (window_view.py); a pan of
+        another window, or of one that fits now, is forgotten, as tmux's."""
+        window = self.session.active_window
+        view = view_of(window, self.size.columns, self.body_rows, self.panned)
+        if self.panned is not None and (self.panned.window is not window or not view.bigger):
+            self.panned = None
+        return view
+
+    def pan(self, direction: str, adjustment: int) -> None:
+        """refresh-client -L/-R/-U/-D: the view of a window larger than the client moved
+        by `adjustment` cells; -c (`direction` "c"): back to following the cursor."""
+        if direction == "c":
+            self.panned = None
+        elif self.session.windows:
+            self.panned = pan(self.panned, self.session.active_window, self.view(),
+                              direction, adjustment)
+        self.relayout()
+
+    def view_variables(self) -> dict[str, str]:
+        """#{window_bigger}, #{window_offset_x} and #{window_offset_y} for this client, as
+        tmux's (the offsets empty while the window fits)."""
+        if not self.session.windows:
+            return {}
+        view = self.view()
+        return {"window_bigger": "1" if view.bigger else "0",
+                "window_offset_x": str(view.x) if view.bigger else "",
+                "window_offset_y": str(view.y) if view.bigger else ""}
 
     def _labels(self, window: model.Window | None) -> str:
         """pane-border-status of `window`: off, top or bottom."""
@@ -921,7 +992,8 @@ class AttachedClient:
                      if value is not None]
         return status_bar(self.server, self.session, self.size.columns,
                           last_cell=has_automatic_margins(overrides, self.term),
-                          client=self, redraw=self.app.invalidate)
+                          client=self, redraw=self.app.invalidate,
+                          extra=self.view_variables())
 
     # --- keys ----------------------------------------------------------------------
 

@@ -58,18 +58,29 @@ def _junctions(panes: tuple[Rect, ...], area: Rect) -> dict[tuple[int, int], str
 
 
 def overlay(panes: Iterable[Rect], active: Rect | None, area: Rect, border: str,
-            active_border: str) -> str:
+            active_border: str, *, every: bool = False) -> str:
     """What the client writes over prompt_toolkit's borders in `area`: the junctions in
-    the `border` style (SGR), and the borders around `active` in `active_border`."""
-    return _overlay(tuple(sorted(panes)), active, area, border, active_border)
+    the `border` style (SGR), and the borders around `active` in `active_border`;
+    with `every`, the straight runs too (a window larger than the client, which
+    prompt_toolkit does not lay out)."""
+    return _overlay(tuple(sorted(panes)), active, area, border, active_border, every)
 
 
 @functools.lru_cache(maxsize=32)
 def _overlay(panes: tuple[Rect, ...], active: Rect | None, area: Rect, border: str,
-             active_border: str) -> str:
+             active_border: str, every: bool) -> str:
     left, top, width, height = area
     joints = _junctions(panes, area)
     cells = {cell: (border, glyph) for cell, glyph in joints.items()}
+    if every:
+        covered = {(x, y) for px, py, pw, ph in panes
+                   for y in range(py, py + ph) for x in range(px, px + pw)}
+        for y in range(top, top + height):
+            for x in range(left, left + width):
+                if (x, y) not in covered and (x, y) not in cells:
+                    across = ((x - 1, y) not in covered and left < x) or (
+                        (x + 1, y) not in covered and x + 1 < left + width)
+                    cells[(x, y)] = (border, "─" if across else "│")
     if active is not None:
         x0, y0, w, h = active
         for x in (x0 - 1, x0 + w):

@@ -73,6 +73,10 @@ class Placement:
     colours: tuple[str, str] = ("default", "default")
     """(fg, bg) the cells in the terminal's default colours are drawn in instead: the
     pane's window-style (pane_colours.py); a change repaints the pane whole."""
+    left: int = 0
+    top: int = 0
+    """The pane's first column and row shown: more than 0 for a pane partly out of the
+    view of a window larger than the client (window_view.py)."""
 
 
 class Painter:
@@ -148,23 +152,24 @@ class Painter:
         screen = pane.terminal.screen  # emulates whatever output is pending
         _collect_damage(pane)
         damage = self._damage[pane]
-        height = min(placement.height, int(screen.lines))
-        width = min(placement.width, int(screen.columns))
+        left, top = placement.left, placement.top
+        height = max(min(placement.height, int(screen.lines) - top), 0)
+        width = max(min(placement.width, int(screen.columns) - left), 0)
         shown = self._shown.get(pane)
         if shown is None or self._placed.get(pane) != placement:
             shown = self._shown[pane] = {}
             self._placed[pane] = placement
             rows: Iterable[int] = range(height)
         else:
-            rows = sorted(y for y in damage if y < height)
+            rows = sorted(y - top for y in damage if top <= y < top + height)
         damage.clear()
         buffer = screen.buffer
-        columns = range(width)
+        columns = range(left, left + width)
         blanks = itertools.repeat(BLANK)  # endless: every row's map() stops at width
         recolour = (None if placement.colours == ("default", "default")
                     else functools.partial(_recoloured, *placement.colours))
         for y in rows:
-            row = buffer.get(y)
+            row = buffer.get(y + top)
             # map() keeps the per-cell work in C: an echo repaints a whole row.
             new = list(map(row.get, columns, blanks)) if row else [BLANK] * width
             if recolour is not None:
@@ -177,9 +182,14 @@ class Painter:
         if placement is None:
             return None
         screen = placement.pane.terminal.screen
-        x = min(int(screen.cursor.x), placement.width - 1, int(screen.columns) - 1)
-        y = min(int(screen.cursor.y), placement.height - 1)
-        return Point(x=placement.x + x, y=placement.y + y), bool(screen.cursor_visible)
+        x = min(int(screen.cursor.x), int(screen.columns) - 1) - placement.left
+        y = int(screen.cursor.y) - placement.top
+        inside = 0 <= x < placement.width and 0 <= y < placement.height
+        x, y = min(max(x, 0), placement.width - 1), min(max(y, 0), placement.height - 1)
+        clipped = (placement.left or placement.top or placement.width < screen.columns
+                   or placement.height < screen.lines)
+        return (Point(x=placement.x + x, y=placement.y + y),
+                bool(screen.cursor_visible) and (inside or not clipped))
 
 
 def cells_at(cells: list[Cell], x: int, y: int, depth: int = TRUE_COLOUR) -> str:

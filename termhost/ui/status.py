@@ -15,6 +15,7 @@ user set is drawn as tmux draws it. On a terminal without automatic margins
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -59,15 +60,18 @@ def _base(options: Scoped) -> Style:
 
 
 def status_line(server: Server, session: Session, width: int, *,
-                client: object | None = None, redraw: Redraw | None = None
+                client: object | None = None, redraw: Redraw | None = None,
+                extra: Mapping[str, str] | None = None
                 ) -> tuple[list[Cell], list[StatusRange]]:
     """The cells of the status line of `client`, attached to `session`, `width` columns
-    wide, and its mouse ranges; `redraw` is called when a `#()` in it printed. The
-    session's own options (set-option without -g) over the global ones."""
+    wide, and its mouse ranges; `redraw` is called when a `#()` in it printed; `extra`
+    the client's variables of the window it shows (#{window_offset_x}). The session's
+    own options (set-option without -g) over the global ones."""
     options = Scoped(server.options, session.options)
     template = options.inherited("status-format", 0)
     text = template[0][1] if template and template[0][1] is not None else ""
     values, scope = format_target(server, session, owner=client, redraw=redraw)
+    values.update(extra or {})
     expanded = expand(text, values, scope=scope, strftime=True)
     return format_draw(expanded, _base(options), width)
 
@@ -101,12 +105,13 @@ def cell_style(cell: Cell) -> str:
 
 
 def status_bar(server: Server, session: Session, width: int, *, last_cell: bool = True,
-               client: object | None = None, redraw: Redraw | None = None
-               ) -> StyleAndTextTuples:
+               client: object | None = None, redraw: Redraw | None = None,
+               extra: Mapping[str, str] | None = None) -> StyleAndTextTuples:
     """The status line as prompt_toolkit fragments; without `last_cell` (a terminal
     without automatic margins, the line at the bottom) the last column is left
     unwritten."""
-    cells, _ = status_line(server, session, width, client=client, redraw=redraw)
+    cells, _ = status_line(server, session, width, client=client, redraw=redraw,
+                           extra=extra)
     if not last_cell and cells:
         cells = cells[:-1]
     fragments: StyleAndTextTuples = []

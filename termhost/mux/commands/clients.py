@@ -213,11 +213,22 @@ _SIZE_LIMITS = range(1, 10001)
 @command("refresh-client")
 async def refresh_client(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The client (-t, else the current one) drawn again; -S only its status line (what
-    status-line plugins run after they change what it shows). -f (-F) sets its flags.
+    status-line plugins run after they change what it shows). -L/-R/-U/-D move its view
+    of a window larger than it by the adjustment (1 by default), -c makes the view follow
+    the cursor again; -l asks its terminal for the clipboard, for a new paste buffer or
+    the pane -l names. In tmux 3.3a's order: those first, and alone. -f (-F) sets its flags.
     A control client's (mux/control.py): -C its size, or a window's (@ID:WxH); -A
     %PANE:on|off|pause|continue whether a pane's output reaches it; -B NAME:WHAT:FORMAT
     a format it is told of when its value changes."""
     client = find_client(context, flags.get("t"))
+    panning = next((letter for letter in "cLRUD" if letter in flags), None)
+    if panning is not None:
+        client.pan(panning, _adjustment(args))
+        return Result()
+    if "l" in flags:
+        client.request_clipboard(find_pane(context.server, flags["l"])[2] if flags["l"]
+                                 else None)
+        return Result()
     control = cast("ControlClient", client) if "control-mode" in client.flags else None
     for letter in "Ff":
         if letter in flags:
@@ -240,6 +251,20 @@ async def refresh_client(context: Context, flags: dict[str, str], args: list[str
     else:
         client.relayout()
     return Result()
+
+
+def _adjustment(args: list[str]) -> int:
+    """refresh-client's adjustment, 1 to INT_MAX as tmux's strtonum reads it."""
+    if not args:
+        return 1
+    if re.fullmatch(r"\s*[+-]?\d+", args[0]) is None:
+        raise CommandError("adjustment invalid")
+    value = int(args[0])
+    if value < 1:
+        raise CommandError("adjustment too small")
+    if value > 2**31 - 1:
+        raise CommandError("adjustment too large")
+    return value
 
 
 def _pane_state(context: Context, client: ControlClient, value: str) -> None:
