@@ -9,6 +9,11 @@ pane goes, or stays marked dead (remain-on-exit, the server's choice).
 
 Taps (`PaneTap`: what `termhost record -t` adds, and pipe-pane's pipes) see the program's
 bytes as they are read, before the emulator, and the pane's resizes and end.
+
+An empty pane (`Pane.empty`: split-window -I) has no process and no PTY, as tmux's
+PANE_EMPTY: what it shows is given to `feed` (display -I), and it stays until killed.
+Its process side is absent rather than faked, so that what a process would answer
+(#{pane_pid}, #{pane_tty}, the foreground command) is answered here, in one place.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
+
+from pyte import modes as mo
 
 from termhost.mux.clock_mode import ClockMode
 from termhost.mux.copy_mode import CopyMode
@@ -74,15 +81,20 @@ class Pane:
     killed, since that is when it goes."""
 
     def __init__(
-        self, pane_id: int, child: Child, master: int, terminal: Terminal, argv: Sequence[str]
+        self, pane_id: int, child: Child | None, master: int, terminal: Terminal,
+        argv: Sequence[str],
     ) -> None:
         self.id = pane_id
         self.child = child
+        """The pane's process; None in an empty pane, which never had one."""
         self.master = master
+        """The PTY master; -1 in an empty pane (tmux's wp->fd)."""
         self.terminal = terminal
+        terminal.screen.reply = self.write
         self.argv = list(argv)
-        self.closed = False
-        """The PTY is closed: the pane takes no input and shows no more output."""
+        self.closed = child is None
+        """The PTY is closed (an empty pane has none): the pane takes no input, and
+        no program's output reaches it any more."""
         self.killed = False
         """Ended by kill-pane (and friends), not by its process: it never stays dead."""
         self.exit_status: ExitStatus | None = None
@@ -151,11 +163,29 @@ class Pane:
         terminal = Terminal(cols, rows, history_limit=history_limit)
         pane = cls(pane_id, child, master, terminal, argv)
         pane.start_path = cwd or ""
-        terminal.screen.reply = pane.write
         loop = asyncio.get_running_loop()
         loop.add_reader(master, pane._readable)
         pane._watcher = loop.create_task(pane._watch())
         return pane
+
+    @classmethod
+    def empty(cls, pane_id: int, argv: Sequence[str], *, cwd: str | None, cols: int,
+              rows: int, history_limit: int) -> Pane:
+        """An empty pane of cols x rows: no process, only what `feed` gives it (tmux's
+        split-window -I and `split-window ''`). As tmux's, its LF begins a new line
+        (LNM: the bytes come from a file, not through a tty's onlcr) and it shows no
+        cursor; `argv` is what respawn-pane with no command runs in it."""
+        terminal = Terminal(cols, rows, history_limit=history_limit)
+        terminal.screen.set_mode(mo.LNM)
+        terminal.screen.reset_mode(mo.DECTCEM)
+        pane = cls(pane_id, None, -1, terminal, argv)
+        pane.start_path = cwd or ""
+        return pane
+
+    @property
+    def is_empty(self) -> bool:
+        """No process was ever started here (display -I may feed it)."""
+        return self.child is None
 
     @property
     def name(self) -> str:
@@ -164,10 +194,14 @@ class Pane:
 
     @property
     def pid(self) -> int:
-        return self.child.pid
+        """The pane's process's pid; 0 in an empty pane, as tmux's #{pane_pid}."""
+        return self.child.pid if self.child is not None else 0
 
     def current_command(self) -> str:
-        """The name of the process in the foreground of the pane's terminal."""
+        """The name of the process in the foreground of the pane's terminal; in an
+        empty pane the program it would run (tmux falls back to the shell)."""
+        if self.child is None:
+            return os.path.basename(self.argv[0])
         try:
             pgrp = os.tcgetpgrp(self.master)
             with open(f"/proc/{pgrp}/comm") as comm:
@@ -177,7 +211,10 @@ class Pane:
 
     def current_path(self) -> str:
         """The working directory of the process in the foreground of the pane's
-        terminal (#{pane_current_path}), else of the pane's own process."""
+        terminal (#{pane_current_path}), else of the pane's own process; "" in an
+        empty pane, which has neither."""
+        if self.child is None:
+            return ""
         try:
             pids = [os.tcgetpgrp(self.master), self.pid]
         except OSError:
@@ -191,7 +228,10 @@ class Pane:
 
     @property
     def tty(self) -> str:
-        """The path of the pane's terminal (#{pane_tty}), from the master's pty number."""
+        """The path of the pane's terminal (#{pane_tty}), from the master's pty number;
+        "" in an empty pane."""
+        if self.child is None:
+            return ""
         try:
             number = struct.unpack("I", fcntl.ioctl(self.master, _TIOCGPTN, b"\0" * 4))
         except OSError:
@@ -247,7 +287,7 @@ class Pane:
         """End the pane as tmux does: SIGHUP to its process group, then close the PTY."""
         if self.killed:
             return  # it went with the first kill
-        if self.exit_status is None:
+        if self.child is not None and self.exit_status is None:
             try:
                 signal_process_group(self.child.pid, signal.SIGHUP)
             except (PermissionError, ProcessLookupError):
@@ -260,8 +300,18 @@ class Pane:
 
     @property
     def dead(self) -> bool:
-        """Its process has ended (the pane may stay, with remain-on-exit)."""
-        return self.exit_status is not None
+        """Its process has ended (the pane may stay, with remain-on-exit), or it never
+        had one (an empty pane: tmux's #{pane_dead} is 1 there too)."""
+        return self.child is None or self.exit_status is not None
+
+    def feed(self, data: bytes) -> None:
+        """Show `data` as if the pane's program had written it: what display -I and
+        split-window -I give an empty pane (tmux's input_parse_buffer), seen by the taps,
+        the alerts and the clients as a program's output is."""
+        self._took(data)
+        self.terminal.catch_up()
+        if self.on_output is not None:
+            self.on_output(self)
 
     def show_dead(self) -> None:
         """tmux's notice on a pane kept after its process ended, on its bottom row."""
@@ -287,12 +337,8 @@ class Pane:
             if not data:
                 self._close()
                 return
-            self.output_bytes += len(data)
-            self.maybe_alert = self.maybe_alert or b"\x07" in data or b"]52;" in data
             taken += len(data)
-            if self.taps:
-                self._tap_output(data)
-            self.terminal.feed(data)
+            self._took(data)
             if len(data) < _SHORT_READ and not to_the_end:
                 break
         self.terminal.catch_up()
@@ -303,11 +349,20 @@ class Pane:
         if self.on_output is not None:
             self.on_output(self)
 
+    def _took(self, data: bytes) -> None:
+        """Output for the pane: counted, looked at for alerts, tapped, emulated."""
+        self.output_bytes += len(data)
+        self.maybe_alert = self.maybe_alert or b"\x07" in data or b"]52;" in data
+        if self.taps:
+            self._tap_output(data)
+        self.terminal.feed(data)
+
     def _resume(self) -> None:
         if not self.closed:
             asyncio.get_running_loop().add_reader(self.master, self._readable)
 
     async def _watch(self) -> None:
+        assert self.child is not None, "an empty pane has no process to watch"
         self.exit_status = await self.child.wait()
         self.died_at = time.time()
         if not self.closed:  # all the process wrote before it ended, however much

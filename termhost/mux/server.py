@@ -526,9 +526,11 @@ class Server:
         before: bool,
         select: bool,
         full: bool = False,
+        empty: bool = False,
     ) -> Pane:
         """A new pane beside (-h) or below (-v) `target`, the layout re-cut as tmux's;
-        `full` (-f): beside or below the whole window, spanning its height or width.
+        `full` (-f): beside or below the whole window, spanning its height or width;
+        `empty`: a pane with no process (split-window -I, split-window '').
 
         Raises LayoutError (no space) before anything starts.
         """
@@ -536,8 +538,8 @@ class Server:
             window.layout if full else window.layout.find(target), horizontal=horizontal,
             size=size, percentage=percentage, before=before,
         )
-        pane = await self._start_pane(session, args, env, cwd, cols, rows)
-        if target.closed or target not in window.panes:  # gone while the pane started
+        pane = await self._start_pane(session, args, env, cwd, cols, rows, empty=empty)
+        if target not in window.panes:  # gone while the pane started (kept dead: still there)
             pane.kill()
             raise layout.LayoutError(f"pane {target.name} closed during the split")
         self._split_with(session, window, target, pane, horizontal=horizontal, size=size,
@@ -578,10 +580,12 @@ class Server:
         rows: int,
         *,
         again: Pane | None = None,
+        empty: bool = False,
     ) -> Pane:
         """A pane running `args` (one string: through the default shell's `-c`, as tmux
         3.3a's spawn runs it, so `bash -c 'vim x'` execs vim and the window is named
-        vim; none: the user's shell, or what `again` ran, keeping its id: respawn-pane)."""
+        vim; none: the user's shell, or what `again` ran, keeping its id: respawn-pane);
+        `empty`: a pane that runs nothing (Pane.empty), `args` kept for respawn-pane."""
         if len(args) == 1:
             argv = [self.default_shell(env), "-c", args[0]]
         elif args:
@@ -591,16 +595,20 @@ class Server:
         else:
             argv = [self.default_shell(env)]
         pane_id = again.id if again is not None else self._next("pane")
+        history_limit = int(self.session_option(session, "history-limit"))
+        if empty:
+            pane = Pane.empty(pane_id, argv, cwd=cwd, cols=cols, rows=rows,
+                              history_limit=history_limit)
+            pane.start_command = list(args)
+            return pane
         env = {
             **env,
             "TERM": self.session_option(session, "default-terminal"),
             PANE_VARIABLE: str(PaneVariable(self.path, os.getpid(), session.id)),
             PANE_ID_VARIABLE: f"%{pane_id}",
         }
-        pane = await Pane.start(
-            pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
-            history_limit=int(self.session_option(session, "history-limit")),
-        )
+        pane = await Pane.start(pane_id, argv, env=env, cwd=cwd, cols=cols, rows=rows,
+                                history_limit=history_limit)
         pane.start_command = list(args) if args or again is None else again.start_command
         return pane
 

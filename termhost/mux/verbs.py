@@ -210,8 +210,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("source-file", ("source",), "Fnqv", 1, -1, "[-Fnqv] path ..."),
         Verb("split-window", ("splitw",), "bc:de:fF:hIl:p:Pt:vZ", 0, -1,
              "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] "
-             "[-t target-pane][shell-command]",
-             unsupported="I"),
+             "[-t target-pane][shell-command]"),
         Verb("start-server", ("start",), "", 0, 0, "", starts_server=True, may_leave_empty=True),
         Verb("suspend-client", ("suspendc",), "t:", 0, 0, "[-t target-client]"),
         Verb("swap-pane", ("swapp",), "dDs:t:UZ", 0, 0, "[-dDUZ] [-s src-pane] [-t dst-pane]"),

@@ -265,7 +265,7 @@ def test_windows_take_the_lowest_free_index_and_follow_tmux(termhost: Termhost) 
         "first", "fourth", "renamed"
     ]
     assert termhost("has-session", "-t", "=w", check=False).returncode == 1  # "w" alone: a prefix
-    assert termhost("list-panes", "-t", "work:0").stdout.startswith("0: [80x24] [history 0/2000]")
+    assert termhost("list-panes", "-t", "work:0").stdout.startswith("0: [80x24] [history 0/2000, ")
 
 
 def test_killing_the_last_pane_closes_the_session(termhost: Termhost) -> None:

@@ -101,13 +101,22 @@ class Context:
     when no client can give one (a binding, a hook, the -f file). Read once."""
 
 
+def client_stdin(context: Context) -> AsyncIterator[bytes] | None:
+    """The command-line client's stdin, piece by piece as it comes; None with no such
+    client (a binding, a hook of the server's, an attached or control client), as tmux
+    reads only a client that has no session."""
+    if context.stdin is None or context.client is not None or context.control:
+        return None
+    return context.stdin()
+
+
 async def read_stdin(context: Context) -> bytes:
     """All of the command-line client's stdin, for a verb given "-" as its file (tmux's
-    file_read); with no such client (a binding, a hook, an attached or control client),
-    tmux's EBADF."""
-    if context.stdin is None or context.client is not None or context.control:
+    file_read); with no such client, tmux's EBADF."""
+    pieces = client_stdin(context)
+    if pieces is None:
         raise CommandError("-: Bad file descriptor")
-    return b"".join([piece async for piece in context.stdin()])
+    return b"".join([piece async for piece in pieces])
 
 
 Run = Callable[[Context, dict[str, str], list[str]], Awaitable[Result]]

@@ -17,6 +17,7 @@ from termhost.mux.commands import (
     Result,
     args_percentage,
     assignments,
+    client_stdin,
     command,
     find_destination,
     find_pane,
@@ -272,15 +273,17 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
     shows it nowhere). -a lists every variable as NAME=VALUE; -v also prints, as `#`
     lines, how the expansion went. -c names the client it is for (its #{client_*}, its
     status line; its session when there is no -t), -d how many milliseconds it stays
-    (0: until a key), -N ignoring keys meanwhile. -I would send stdin to an empty pane
-    (`split-window ''`), which termhost has none of: every pane refuses it, as tmux's;
-    with no such pane there is nothing to do (tmux's target may fail for display)."""
+    (0: until a key), -N ignoring keys meanwhile. -I shows the client's stdin in the
+    target pane, an empty one (split-window -I) alone, until it ends; with no such
+    pane there is nothing to do (tmux's target may fail for display)."""
     if "I" in flags:
         try:
-            find_pane(context.server, flags.get("t"))
+            _, _, pane = find_pane(context.server, flags.get("t"))
         except CommandError:
             return Result()
-        raise CommandError("pane is not empty")
+        if not pane.is_empty:
+            raise CommandError("pane is not empty")
+        return Result(status=await _stdin_into(context, pane))
     if "F" in flags and args:
         raise CommandError("only one of -F or argument must be given")
     client = (find_client(context, flags["c"], quiet=True) if "c" in flags
@@ -400,8 +403,9 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
     where = "#{session_name}:#{window_index}." if "a" in flags else (
         "#{window_index}." if "s" in flags else "")
     template = (
-        where + "#{pane_index}: [#{pane_width}x#{pane_height}] "
-        "[history #{history_size}/#{history_limit}] #{pane_id}#{?pane_active, (active),}"
+        where + "#{pane_index}: [#{pane_width}x#{pane_height}] [history "
+        "#{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}"
+        "#{?pane_active, (active),}#{?pane_dead, (dead),}"
     )
     return listed(flags, template, (format_target(server, session, link.window, pane, link=link)
                                     for session, link in links for pane in link.window.panes))
@@ -409,7 +413,12 @@ async def list_panes(context: Context, flags: dict[str, str], args: list[str]) -
 
 @command("split-window")
 async def split_window(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """A new pane beside (-h) or below the target, running `shell-command` (else the
+    shell); with -I and no command, an empty pane (no process) that shows the client's
+    stdin as it comes, the command ending with it (`make | tmux splitw -dI`), as does
+    `split-window ''`, with nothing to show."""
     session, window, pane = find_pane(context.server, flags.get("t"))
+    shows_stdin = "I" in flags and not args  # with a command, tmux ignores -I
     size, percentage = _split_size(flags)
     cwd = working_directory(context, flags, session, window, pane)
     env = context.server.environ_of(session)
@@ -419,7 +428,7 @@ async def split_window(context: Context, flags: dict[str, str], args: list[str])
         new = await context.server.split_window(
             session, window, pane, args, env, cwd, horizontal="h" in flags, size=size,
             percentage=percentage, before="b" in flags, select="d" not in flags,
-            full="f" in flags,
+            full="f" in flags, empty=shows_stdin or args == [""],
         )
     except LayoutError as error:
         raise CommandError(str(error)) from None
@@ -428,8 +437,23 @@ async def split_window(context: Context, flags: dict[str, str], args: list[str])
         if new is not window.active:  # hidden behind the zoom at the size it started with,
             new.resize(window.layout.width, window.layout.height)  # the window's, as tmux's
         context.server.refresh(session)
-    return Result(stdout=new_object_info(flags, NEW_PANE_INFO, context.server, session,
-                                         window, new))
+    info = new_object_info(flags, NEW_PANE_INFO, context.server, session, window, new)
+    return Result(stdout=info, status=await _stdin_into(context, new) if shows_stdin else 0)
+
+
+async def _stdin_into(context: Context, pane: Pane) -> int:
+    """The command-line client's stdin shown in the empty `pane` piece by piece as it
+    comes, the command's status once it ends (tmux's window_pane_start_input); nothing
+    with no such client (a binding's). A pane killed meanwhile shows no more and the
+    status is 1, as tmux's client exits 1 then; the rest is read all the same, since the
+    client sends its stdin to the end before it reads the server's answer."""
+    pieces = client_stdin(context)
+    if pieces is None:
+        return 0
+    async for piece in pieces:
+        if not pane.killed:
+            pane.feed(piece)
+    return 1 if pane.killed else 0
 
 
 def _found_so_far(context: Context, target: str | None
