@@ -632,13 +632,17 @@ class Server:
         env: dict[str, str], cwd: str | None,
     ) -> Pane:
         """respawn-pane: a new process in `pane`'s place (its id, its cell), the old one
-        killed if it still runs; with no `args`, what it ran before."""
+        killed if it still runs; with no `args`, what it ran before. The pane keeps its
+        history and history-limit, as tmux's screen_reinit clears only the screen."""
         cell = window.cell_of(pane)
         new = await self._start_pane(session, args, env, cwd, cell.width, cell.height,
                                      again=pane)
         pane.on_close = None  # replaced, not closed: its cell stays
         pane.kill()
         new.options = pane.options  # the same pane to tmux: its options stay
+        kept, history = pane.terminal.history, new.terminal.history
+        history.limit = kept.limit
+        history.replace([*kept.raw(), *history.raw()])
         cell = window.layout.find(pane)  # the layout may have changed meanwhile
         cell.pane = new
         if window.active is pane:

@@ -1,8 +1,10 @@
-"""A cleared screen's text kept in the pane's history, as tmux 3.3a keeps it, compared
-with a live tmux: `clear` (ED 2) and ED 0 from the top left scroll the used rows into
-the history while scroll-on-clear is on (screen_write_clearscreen), so that
+"""What a pane's history keeps, as tmux 3.3a keeps it, compared with a live tmux.
+
+A cleared screen's text: `clear` (ED 2) and ED 0 from the top left scroll the used rows
+into the history while scroll-on-clear is on (screen_write_clearscreen), so that
 `capture-pane -S -2` still shows the commands before a `clear -x` (libtmux's
-test_capture_pane_start)."""
+test_capture_pane_start). A respawned pane's: respawn-pane and respawn-window clear the
+screen only (screen_reinit), the history and its limit stay."""
 
 from __future__ import annotations
 
@@ -55,3 +57,22 @@ def test_no_history_is_kept_without_scroll_on_clear_or_a_history(
         seen[name] = _shown(both, name, "keep:5")
     assert seen["termhost"] == seen["tmux"]
     assert seen["tmux"][1] == "0\n"
+
+
+@pytest.mark.parametrize("respawn", ["respawn-pane", "respawn-window"])
+def test_a_respawned_pane_keeps_its_history_and_its_limit(both: BothServers,
+                                                         respawn: str) -> None:
+    seen = {}
+    for name in both.NAMES:
+        assert both.run(name, "new-session", "-d", "-s", "s", "-x", "20", "-y", "3",
+                        "seq 5; echo done; exec cat").returncode == 0
+        _shown(both, name, "s")
+        assert both.run(name, "set-option", "-g", "history-limit", "1").returncode == 0
+        assert both.run(name, respawn, "-k", "-t", "s",
+                        "printf 'again\\ndone'; exec cat").returncode == 0
+        wait_until(lambda name=name: "again" in both.run(name, "capture-pane", "-p").stdout,
+                   what=f"{name}'s pane to have started again")
+        limit = both.run(name, "display", "-p", "#{history_limit}").stdout
+        seen[name] = (*_shown(both, name, "s"), limit)
+    assert seen["termhost"] == seen["tmux"]
+    assert seen["tmux"][2] == "2000\n"
