@@ -13,6 +13,7 @@ from termhost.mux.format_variables import FormatClient
 if TYPE_CHECKING:
     from termhost.mux.commands.modes import ChooseRequest
     from termhost.mux.model import Session
+    from termhost.mux.mouse import Mouse
     from termhost.mux.pane import Pane
     from termhost.mux.server import Server
     from termhost.mux.style import Style
@@ -100,6 +101,13 @@ class Client(FormatClient, Protocol):
 
     def request_clipboard(self, pane: Pane | None) -> None:
         """refresh-client -l: the terminal's clipboard into a new buffer, or to `pane`."""
+
+    def start_copy_drag(self, mouse: Mouse) -> None:
+        """copy-mode -M, send -X begin-selection from a mouse key: the mouse's pane's
+        copy mode selects from where the button went down as the mouse drags."""
+
+    def start_border_drag(self, mouse: Mouse) -> None:
+        """resize-pane -M: the border under the mouse follows its drag."""
 
 
 class ClientFactory(Protocol):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from termhost.mux.format_text import text_width
 from termhost.mux.lexer import split_commands
+from termhost.mux.mouse_bindings import COPY_MODE_MOUSE, ROOT_MOUSE
 from termhost.mux.printing import command_list, escaped
 from termhost.terminal.keys import UnknownKey, parse_key
 
@@ -191,8 +192,8 @@ COPY_MODE_KEYS: dict[str, tuple[str, str]] = {
     "page-down": ("C-f NPage", "C-v Space NPage"),
     "halfpage-up": ("C-u", "M-Up"),
     "halfpage-down": ("C-d", "M-Down"),
-    "scroll-up": ("C-y K C-Up WheelUpPane", "C-Up WheelUpPane"),
-    "scroll-down": ("C-e J C-Down WheelDownPane", "C-Down WheelDownPane"),
+    "scroll-up": ("C-y K C-Up", "C-Up"),
+    "scroll-down": ("C-e J C-Down", "C-Down"),
     "scroll-middle": ("z", ""),
     "previous-paragraph": ("{", "M-{"),
     "next-paragraph": ("}", "M-}"),
@@ -234,6 +235,10 @@ def _copy_mode_table(vi: bool) -> tuple[Binding, ...]:
     )
 
 
+def _mouse_table(bindings: tuple[tuple[str, str], ...]) -> tuple[Binding, ...]:
+    return tuple(Binding(key, command, "") for key, command in bindings)
+
+
 def copy_mode_commands(mode_keys: str) -> dict[str, str]:
     """The stock copy-mode table (`mode_keys` "vi" or "emacs") as key -> command name."""
     table = _copy_mode_table(mode_keys == "vi")
@@ -262,8 +267,9 @@ class KeyTables:
     resize`) exists from its first binding, as tmux's."""
 
     def __init__(self) -> None:
-        stock = {"root": (), "prefix": PREFIX_TABLE, "copy-mode": _copy_mode_table(False),
-                 "copy-mode-vi": _copy_mode_table(True)}
+        stock = {"root": _mouse_table(ROOT_MOUSE), "prefix": PREFIX_TABLE,
+                 "copy-mode": _copy_mode_table(False) + _mouse_table(COPY_MODE_MOUSE),
+                 "copy-mode-vi": _copy_mode_table(True) + _mouse_table(COPY_MODE_MOUSE)}
         self._tables = {name: {b.key: replace(b, repeat=name == "prefix" and b.key in _REPEATING)
                                for b in bindings} for name, bindings in stock.items()}
 
@@ -276,6 +282,11 @@ class KeyTables:
 
     def table(self, name: str) -> Iterator[Binding]:
         return iter(self._tables.get(name, {}).values())
+
+    def binds_keys(self, name: str) -> bool:
+        """Whether table `name` binds any key of the keyboard (not only the mouse's):
+        typing in the root table goes straight to the pane while it binds none."""
+        return any(not is_mouse_key(key) for key in self._tables.get(name, {}))
 
     def binding(self, table: str, key: str) -> Binding | None:
         """What `key` is bound to, by any of its names (`PageUp` finds `PPage`'s)."""

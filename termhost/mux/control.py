@@ -37,6 +37,7 @@ from termhost.mux.verbs import UsageError, lookup, parse_flags
 
 if TYPE_CHECKING:
     from termhost.mux.commands.modes import ChooseRequest
+    from termhost.mux.mouse import Mouse
     from termhost.mux.server import Server
     from termhost.mux.style import Style
 
@@ -522,6 +523,12 @@ class ControlClient:
 
     def request_clipboard(self, pane: Pane | None) -> None:
         pass  # nor has a terminal to ask
+
+    def start_copy_drag(self, mouse: Mouse) -> None:
+        pass  # nor a mouse
+
+    def start_border_drag(self, mouse: Mouse) -> None:
+        pass
 
     # --- subscriptions (refresh-client -B) -------------------------------------------
 

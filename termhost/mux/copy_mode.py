@@ -75,9 +75,6 @@ _REVERSED = {"jump-forward": "jump-backward", "jump-backward": "jump-forward",
 _PROMPTED = ("search-forward", "search-backward", "goto-line")
 """Commands that ask for a string when a key runs them (send-keys -X gives it instead)."""
 
-_WHEEL_LINES = {"WheelUpPane": 5, "WheelDownPane": 5}
-"""tmux binds the wheel to `send -X -N 5 scroll-up` (and down)."""
-
 _COUNT_LIMIT = 99_999
 """A repeat count stops growing here: more than any history, and no huge integers."""
 
@@ -353,7 +350,7 @@ class CopyMode:
         if digit is not None:
             self._count = min(self._count * 10 + digit, _COUNT_LIMIT)
             return None
-        count, self._count = max(1, self._count) * _WHEEL_LINES.get(key, 1), 0
+        count, self._count = max(1, self._count), 0
         name = self._table.get(key, "")
         if name in _JUMPS:
             self._awaiting = (name, count)
@@ -451,6 +448,11 @@ class CopyMode:
         self._anchor, self._line_mode = None, False
         self._place((_clamp(x, 0, self.width - 1), self._view_row(row)))
         self._pressed = self.cursor
+
+    def mouse_move(self, x: int, row: int) -> None:
+        """A command from a mouse key: the cursor to the mouse first, the selection as
+        it is (tmux's window_copy_move_mouse)."""
+        self._place((_clamp(x, 0, self.width - 1), self._view_row(row)))
 
     def mouse_drag(self, x: int, row: int) -> None:
         """The mouse moved with the button held: the selection from where it was pressed
@@ -758,6 +760,16 @@ class CopyMode:
         self._anchor, self._line_mode, self._rect = (0, y), True, False
         self._place((self._limit(y), y), to_end=True)
 
+    def _select_word(self) -> None:
+        """select-word (a double click): the word under the cursor, or the run of
+        blanks or of other characters it is in, selected, the cursor on its last cell."""
+        kind = self._kind(spaces_only=False)
+        here = kind(self.cursor)
+        start = self._extend(self.cursor, -1, lambda slot: kind(slot) == here)
+        end = self._extend(self.cursor, 1, lambda slot: kind(slot) == here)
+        self._anchor, self._line_mode, self._rect = start, False, False
+        self._place(end)
+
     def _rectangle_toggle(self) -> None:
         """C-v, R: a block of columns instead of a flow of text. It can be switched on
         before a selection starts, as in tmux."""
@@ -939,6 +951,7 @@ _COMMANDS: dict[str, _Command] = {
     "begin-selection": _Command(CopyMode._begin_selection, once=True),
     "toggle-selection": _Command(CopyMode._toggle_selection, once=True),
     "select-line": _Command(CopyMode._select_line, once=True),
+    "select-word": _Command(CopyMode._select_word, once=True),
     "rectangle-toggle": _Command(CopyMode._rectangle_toggle, once=True),
     "other-end": _Command(CopyMode._other_end, once=True),
     "clear-selection": _Command(CopyMode._clear_selection, once=True),

@@ -52,6 +52,7 @@ from termhost.mux.formats import expand
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import LexError, split_commands
 from termhost.mux.model import Session
+from termhost.mux.mouse import Mouse, forward
 from termhost.mux.options import Scoped
 from termhost.mux.pane import Pane
 from termhost.mux.style import Style
@@ -375,7 +376,8 @@ class AttachedClient:
         self._repeating = asyncio.get_running_loop().call_later(
             milliseconds / 1000, self.switch_key_table, None)
 
-    def _bound(self, name: str) -> bool:
+    def _bound(self, name: str, *, table: str | None = None, mouse: Mouse | None = None
+               ) -> bool:
         """Look `name` up as tmux's server_client_key_callback does, and run what it is
         bound to: in the current table (with a repeat under way, a key not repeatable
         goes back to the default table); a key a non-default table lacks is tried in
@@ -383,7 +385,7 @@ class AttachedClient:
         in the default table switches to the prefix table. False: not a binding, the key
         goes to the pane (or its mode)."""
         default = self.option("key-table")
-        table = self.key_table
+        table = table or self.key_table
         first, repeating = table, self._repeating is not None
         read_only = "read-only" in self.flags
         prefixes = (self.option("prefix"), self.option("prefix2"))
@@ -397,8 +399,8 @@ class AttachedClient:
                 first = table = default
                 repeating = False
                 continue
-            action = (self._binding_action(name, binding.command) if binding is not None
-                      else None)
+            action = (self._binding_action(name, binding.command, mouse)
+                      if binding is not None else None)
             if action is not None and read_only and binding is not None and \
                     not _read_only_safe(binding.command):
                 self.switch_key_table(None)
@@ -480,7 +482,7 @@ class AttachedClient:
             and (prefix2 == "None" or _key_text(prefix2) not in text)
             and self._table is None and "read-only" not in self.flags
             and not self._held and (self._binding is None or self._binding.done())
-            and next(self.server.key_tables.table(self.option("key-table")), None) is None
+            and not self.server.key_tables.binds_keys(self.option("key-table"))
             and self._prompt is None
             and self._tree is None
             and self._overlay is None
@@ -1043,7 +1045,8 @@ class AttachedClient:
             completions=completions if plain else None))
         return await answered
 
-    async def run_line(self, line: str, *, pane: Pane | None = None) -> None:
+    async def run_line(self, line: str, *, pane: Pane | None = None,
+                       mouse: Mouse | None = None) -> None:
         """A command line typed or made for this client (a binding's, a prompt's
         answer), parsed with the session's environment, run as `execute` runs it; with
         `pane`, that pane is its default target (the one current when a prompt opened,
@@ -1056,7 +1059,8 @@ class AttachedClient:
         # A binding's line keeps its commands apart with `\;` (as list-keys prints it),
         # which the lexer gives as `;` words: they separate the commands here.
         await self._run_commands(_commands([word for command in commands
-                                            for word in [*command, ";"]][:-1]), pane=pane)
+                                            for word in [*command, ";"]][:-1]), pane=pane,
+                                  mouse=mouse)
 
     def execute(self, *argv: str) -> None:
         """A tmux command line on behalf of this client (commands separated by `;` words
@@ -1064,12 +1068,12 @@ class AttachedClient:
         self.spawn(self._run_commands(_commands(argv)))  # redrawn when done
 
     async def _run_commands(self, commands: Sequence[Sequence[str]], *,
-                            pane: Pane | None = None) -> None:
+                            pane: Pane | None = None, mouse: Mouse | None = None) -> None:
         """Each command in turn through the server's command queue, for this client: what
         it prints in the pane's view mode, its error in the status line for
         display-time, as tmux shows them; the commands after a failed one do not run."""
         context = Context(self.server, self.env(), session=self.session, pane=pane,
-                          client=self)
+                          client=self, mouse=mouse)
         for command in commands:
             result = await run_command(context, command)
             if result.stdout and not self._detaching:  # in view mode, as tmux shows it
@@ -1256,7 +1260,7 @@ class AttachedClient:
             self._key_pressed()
         if press.key is Keys.Vt100MouseEvent:
             event = parse_report(press.data)
-            idle = self._prompt is None and self._tree is None
+            idle = self._prompt is None and self._tree is None and not self._pane_numbers
             if event is not None and idle and self.option("mouse") == "on":
                 self.mouse.handle(event)
             return
@@ -1289,16 +1293,40 @@ class AttachedClient:
         else:
             self._send_key(press.key, press.data)
 
-    def _binding_action(self, key: str, command: str) -> Callable[[], None]:
+    def _binding_action(self, key: str, command: str, mouse: Mouse | None = None
+                        ) -> Callable[[], None]:
         """What a key bound to `command` does: the command line, into the message log as
         tmux's server_client_key_callback logs it, then through the command queue as a
-        typed one (the default bindings too: no command is special here)."""
+        typed one (the default bindings too: no command is special here); a mouse
+        key's, for the pane under the mouse, with the mouse's event."""
 
         def run() -> None:
             self.server.log_message(f"{self.tty} key {key}: {command}")
-            self.run_binding(self.run_line(command))
+            self.run_binding(self.run_line(command, pane=mouse.pane if mouse else None,
+                                           mouse=mouse))
 
         return run
+
+    def mouse_key(self, key: str, mouse: Mouse) -> None:
+        """A mouse key (mouse_router.py) as tmux's server_client_key_callback takes it:
+        looked up in the table of the mode of the pane under the mouse (copy mode's),
+        else the client's, then the default one; bound nowhere, it goes to the pane under
+        the mouse (mux/mouse.py). A read-only client's mouse does nothing."""
+        if "read-only" in self.flags:
+            return
+        pane, table = mouse.pane, None
+        if self._table is None and pane is not None and isinstance(pane.mode, CopyMode):
+            window = mouse.window or self.session.active_window
+            vi = self.server.window_option(window, "mode-keys") == "vi"
+            table = "copy-mode-vi" if vi else "copy-mode"
+        if not self._bound(key, table=table, mouse=mouse) and pane is not None:
+            forward(mouse, pane)
+
+    def start_copy_drag(self, mouse: Mouse) -> None:
+        self.mouse.start_copy_drag(mouse)
+
+    def start_border_drag(self, mouse: Mouse) -> None:
+        self.mouse.start_border_drag(mouse)
 
     def _copy_mode_key(self, name: str) -> None:
         """A key in copy mode: copy mode's own command (`send -X NAME` bindings, which

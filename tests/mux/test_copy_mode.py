@@ -226,11 +226,23 @@ def test_scrolling_a_line_leaves_the_cursor_until_it_would_leave_the_view() -> N
 
 
 def test_the_wheel_scrolls_five_lines() -> None:
+    """tmux binds the wheel in copy mode to `send -X -N 5 scroll-up` (and down)."""
     mode = pane(*[f"{i}" for i in range(20)], height=4, cursor=(0, 3))
-    press(mode, "WheelUpPane")
+    mode.run("scroll-up", count=5)
     assert (mode.top, mode.cursor) == (11, (0, 14))
-    press(mode, "WheelDownPane")
+    mode.run("scroll-down", count=5)
     assert mode.top == 16
+
+
+def test_select_word_selects_the_word_under_the_cursor() -> None:
+    """select-word (tmux's double click): the word the cursor is on, from its first
+    cell to its last, the cursor at the end; after a mouse move the cursor is there."""
+    mode = pane("alpha beta gamma", height=1)
+    mode.mouse_move(8, 0)
+    assert mode.cursor == (8, 0)
+    mode.run("select-word")
+    assert mode.cursor == (9, 0)
+    assert mode.run("copy-selection") == Action("copy", "beta", stay=True)
 
 
 def test_z_puts_the_cursor_line_in_the_middle_of_the_view() -> None:
@@ -832,7 +844,7 @@ def test_a_mouse_drag_past_the_top_scrolls_and_a_click_copies_nothing() -> None:
 def test_copy_mode_knows_when_its_view_is_back_at_the_bottom() -> None:
     mode = pane("a", "b", "c", height=2)
     assert mode.at_bottom
-    press(mode, "WheelUpPane")
+    mode.run("scroll-up", count=5)
     assert not mode.at_bottom
-    press(mode, "WheelDownPane")
+    mode.run("scroll-down", count=5)
     assert mode.at_bottom

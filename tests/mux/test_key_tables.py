@@ -30,7 +30,7 @@ def test_list_keys_shows_exactly_the_bindings_left(steps: list[tuple[str, str, s
             tables.clear(table)
             expected[table].clear()
     for name in TABLES:
-        listed = [line.replace(" -r ", " ", 1).split(None, 4)  # a repeating one's flag
+        listed = [line.replace("bind-key -r ", "bind-key ", 1).split(None, 4)  # repeating
                   for line in tables.list_keys(name)]
         # keys escaped as tmux prints them (`\%`), as a configuration file reads them
         assert {words[3]: words[4] for words in listed} == {

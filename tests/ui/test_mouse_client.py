@@ -58,7 +58,9 @@ def test_the_wheel_scrolls_in_copy_mode_and_back_out(env: dict[str, str]) -> Non
     async def scenario() -> None:
         outer = await client(env, "attach", "-t", "w", cols=80, rows=24)
         await outer.see(lambda s: s[21] == "100", "the last line")
-        wheel(outer, 10, 10, up=True)
+        wheel(outer, 10, 10, up=True)  # tmux's WheelUpPane: copy-mode -e, no scroll yet
+        await outer.see(lambda s: s[0].endswith("[0/78]"), "copy mode")
+        wheel(outer, 10, 10, up=True)  # copy mode's: send -X -N 5 scroll-up
         await outer.see(lambda s: s[0].endswith("[5/78]") and s[21] == "95",
                         "five lines up in copy mode")
         wheel(outer, 10, 10, up=False)
@@ -93,6 +95,9 @@ def test_dragging_selects_and_copies_and_a_border_drag_resizes(env: dict[str, st
         release(outer, left + 6, 5)
         wait_until(lambda: width() == str(left + 6), what="the border moved 6 right")
         status = (await outer.see(lambda s: " 1:" in s[-1], "window 1 in the status line"))[-1]
+        # A press of the middle button first (MouseDown2Status, bound to nothing): the
+        # left one just pressed on the border makes the next a double click otherwise.
+        press(outer, status.index(" 1:") + 1, 23, button=1)
         press(outer, status.index(" 1:") + 1, 23)  # a click on window 1's name
         wait_until(lambda: termhost(env, "display", "-p", "-t", "d", "#{window_index}") == "1\n",
                    what="window 1 selected")

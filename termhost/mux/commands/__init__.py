@@ -35,6 +35,7 @@ from termhost.mux.verbs import VERBS, UsageError, Verb, lookup, parse_flags
 
 if TYPE_CHECKING:
     from termhost.mux.attached import Client
+    from termhost.mux.mouse import Mouse
     from termhost.mux.server import Server
 
 __all__ = ["COMMANDS", "CommandError", "Result", "run_command", "variables"]
@@ -95,6 +96,9 @@ class Context:
     control: int = 0
     """The client is in control mode (termhost -C: 1, -CC: 2, mux/control.py): it
     attaches with no terminal, its size unknown until refresh-client -C."""
+    mouse: Mouse | None = None
+    """The mouse key whose binding runs this (tmux's item's mouse event): `-t =` names
+    what is under it; send-keys, copy-mode and resize-pane -M act on it."""
     stdin: Callable[[], AsyncIterator[bytes]] | None = None
     """The command-line client's stdin, piece by piece to its end, for the verbs that
     read "-" (tmux's file_read: load-buffer -, source-file -, split-window -I); None
@@ -159,6 +163,7 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None
             flags["t"] = pane.name if pane is not None else f"${context.session.id}"
+        _mouse_targets(context, verb, flags)
         _anchor_targets(context, verb, flags)
         result = await run(context, flags, arguments)
         if result.status == 0 and verb.name in AFTER_COMMANDS and not context.no_hooks:
@@ -176,6 +181,18 @@ _TARGET_KINDS: dict[str, TargetKind] = {
     "-t target-window": "window", "-t target-pane": "pane", "-t dst-window": "index",
     "-t dst-pane": "pane", "-s src-window": "window", "-s src-pane": "pane"}
 """What a verb's -t and -s name, by the words of its usage (tmux's cmd_entry flags)."""
+
+
+def _mouse_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None:
+    """-t = (or {mouse}): what is under the mouse of the key that runs the command, as
+    tmux's cmd_find_target; `no mouse target` without one (unless the verb's target
+    may fail: then it names nothing)."""
+    for letter in "ts":
+        if flags.get(letter) in ("=", "{mouse}"):
+            target = context.mouse.target() if context.mouse is not None else None
+            if target is None and not verb.target_may_fail:
+                raise CommandError("no mouse target")
+            flags[letter] = target or "{mouse}"
 
 
 def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None:

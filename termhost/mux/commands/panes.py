@@ -36,6 +36,7 @@ from termhost.mux.format_variables import ABSENT_WHEN_EMPTY, client_variables
 from termhost.mux.formats import expand
 from termhost.mux.layout import LayoutError
 from termhost.mux.model import DOWN, LEFT, RIGHT, UP, Session, Window, Winlink
+from termhost.mux.mouse import forward
 from termhost.mux.pane import Pane
 from termhost.mux.verbs import flag_values
 from termhost.mux.visible import stravis
@@ -49,7 +50,8 @@ async def send_keys(context: Context, flags: dict[str, str], args: list[str]) ->
     """The keys to the target pane's program (-l: as text, -H: as hexadecimal codes),
     -N times; -R resets its terminal first. With -X, the arguments are a command for the
     pane's mode instead (`send -X cancel`), formats with -F (tmux 3.3a expands no keys).
-    A pane whose input is off (select-pane -d) takes none."""
+    A pane whose input is off (select-pane -d) takes none. -M passes the mouse key of
+    the binding that runs it on to the pane under the mouse (mux/mouse.py)."""
     session, window, pane = find_pane(context.server, flags.get("t"))
     count = _repeat_count(flags.get("N"))
     if "F" in flags and "X" in flags:
@@ -63,6 +65,11 @@ async def send_keys(context: Context, flags: dict[str, str], args: list[str]) ->
             raise CommandError("not in a mode")
         if args:
             _mode_command(context, session, pane, args, count)
+        return Result()
+    if "M" in flags:  # the mouse key on to the pane under it, as tmux's window_pane_key
+        if context.mouse is None or context.mouse.pane is None:
+            raise CommandError("no mouse target")
+        forward(context.mouse, context.mouse.pane)
         return Result()
     if isinstance(pane.mode, ClockMode):  # a key ends the clock and goes no further
         pane.mode = None
@@ -130,6 +137,14 @@ def _mode_command(context: Context, session: Session, pane: Pane, args: list[str
     """One copy-mode command (`send -X NAME [argument]`) on the pane's mode: a copy goes
     to a paste buffer, and a command that ends the mode ends it on every client."""
     assert isinstance(pane.mode, CopyMode)
+    mouse = context.mouse
+    if mouse is not None and mouse.event.kind not in ("wheel-up", "wheel-down"):
+        if args[0] == "begin-selection" and context.client is not None:
+            context.client.start_copy_drag(mouse)  # from a mouse key: a drag from there
+            return
+        at = mouse.at(pane)
+        if at is not None:  # the cursor to the mouse first, as tmux's
+            pane.mode.mouse_move(*at)
     action = pane.mode.run(args[0], args[1:], count)
     if action is not None and action.kind == "copy":
         context.server.copy_text(action.text, action.pipe)
@@ -144,11 +159,19 @@ async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) ->
     """The target pane (the current one) into copy mode, -u a page up at once; -q takes
     it out of any mode. -s shows another pane's lines in it; -e leaves it on scrolling
     down to the bottom, -H hides the position. The pane's mode shows on every client,
-    as tmux's."""
+    as tmux's. -M (from a mouse key) is for the pane under the mouse, on the client
+    whose key it is, and starts a drag selecting from it there."""
     session, _, pane = find_pane(context.server, flags.get("t"))
+    mouse = context.mouse if "M" in flags else None
+    if "M" in flags:
+        if mouse is None or mouse.pane is None or context.client is None or \
+                context.client.session is not mouse.session:
+            return Result()  # no mouse event, or another client's: nothing, as tmux
+        session, pane = mouse.session, mouse.pane
     if "q" in flags:
         pane.mode = None
     else:
+        entered = not isinstance(pane.mode, CopyMode) or pane.mode.name != "copy-mode"
         keys = context.server.options.get("mode-keys")
         source = find_pane(context.server, flags["s"])[2] if "s" in flags else None
         mode = pane.enter_copy_mode(keys=keys,
@@ -157,6 +180,8 @@ async def copy_mode(context: Context, flags: dict[str, str], args: list[str]) ->
                                     hide_position="H" in flags)
         if "u" in flags:
             mode.run("page-up")
+        if mouse is not None and entered and context.client is not None:
+            context.client.start_copy_drag(mouse)
     context.server.refresh(session)
     return Result()
 
@@ -330,12 +355,19 @@ async def resize_pane(context: Context, flags: dict[str, str], args: list[str]) 
     """-Z toggles the zoom of the target pane (made active); -x/-y give its cell a size,
     -L/-R/-U/-D move a border of it by `adjustment` (1), as tmux's layout arithmetic.
     -T first, alone: the lines below the cursor trimmed, history lines moving in (not
-    in a mode), the adjustment not even read, as tmux's."""
+    in a mode), the adjustment not even read, as tmux's. -M next, alone: from a mouse
+    key, the border under the mouse follows its drag; else nothing."""
     session, window, pane = find_pane(context.server, flags.get("t"))
     if "T" in flags:
         if pane.mode is None:
             pane.terminal.screen.trim_below_cursor()
             context.server.refresh(session)
+        return Result()
+    if "M" in flags:  # a border dragged by the mouse key's client, as tmux's
+        mouse, client = context.mouse, context.client
+        if mouse is not None and mouse.window is not None and client is not None \
+                and client.session is mouse.session:
+            client.start_border_drag(mouse)
         return Result()
     if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) > 0)):
         raise CommandError(f"adjustment {' '.join(args)} is invalid")
