@@ -87,8 +87,11 @@ class Client(FormatClient, Protocol):
     def choose(self, request: ChooseRequest) -> None: ...
 
     def open_menu(self, items: list[tuple[str, str, str]], title: str, selected: Style,
-                  place: Callable[[int, int], tuple[int, int]]
-                  ) -> asyncio.Future[str | None] | None: ...
+                  place: Callable[[int, int], tuple[int, int]], *, mouse: bool,
+                  stay_open: bool) -> asyncio.Future[str | None] | None: ...
+
+    def status_window_start(self, index: int) -> int | None:
+        """The first column of window `index`'s name in the client's status line."""
 
     def open_popup(self, pane: Pane, box: tuple[int, int, int, int], lines: str | None,
                    border_style: Style, title: str, close_on_exit: int, style: Style

@@ -95,7 +95,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              read_only=True),
         Verb("display-menu", ("menu",), "c:t:OT:x:y:", 1, -1,
              "[-O] [-c target-client] [-t target-pane] [-T title] [-x position] "
-             "[-y position] name key command ...", unsupported="O"),
+             "[-y position] name key command ..."),
         Verb("display-message", ("display",), "ac:d:INpt:F:v", 0, 1,
              "[-aINpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]",
              target_may_fail=True),

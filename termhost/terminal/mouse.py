@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 __all__ = [
+    "MOUSE_ALL_OFF",
+    "MOUSE_ALL_ON",
     "MOUSE_OFF",
     "MOUSE_ON",
     "MouseEvent",
@@ -27,6 +29,10 @@ MOUSE_ON = "\x1b[?1000h\x1b[?1002h\x1b[?1006h"
 """DECSET 1000, 1002, 1006: presses, releases, wheel and drags, as SGR so nothing is clipped."""
 MOUSE_OFF = "\x1b[?1006l\x1b[?1002l\x1b[?1000l"
 """DECRST 1006, 1002, 1000: hands the mouse back to the user's terminal (selection, scrolling)."""
+
+MOUSE_ALL_ON = "\x1b[?1003h"
+"""DECSET 1003: every motion reported, buttons held or not (a menu following the pointer)."""
+MOUSE_ALL_OFF = "\x1b[?1003l"
 
 MouseKind = Literal[
     "press", "release", "motion", "wheel-up", "wheel-down", "wheel-left", "wheel-right"

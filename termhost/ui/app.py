@@ -59,7 +59,13 @@ from termhost.mux.style import Style
 from termhost.mux.terminal_overrides import has_automatic_margins
 from termhost.mux.verbs import lookup
 from termhost.terminal.keys import encode_key, encode_paste
-from termhost.terminal.mouse import MOUSE_OFF, MOUSE_ON, parse_report
+from termhost.terminal.mouse import (
+    MOUSE_ALL_OFF,
+    MOUSE_ALL_ON,
+    MOUSE_OFF,
+    MOUSE_ON,
+    parse_report,
+)
 from termhost.themes import ThemeError, load_theme
 from termhost.ui import borders, clock, copy_view
 from termhost.ui.box import BOX_LINES
@@ -87,7 +93,7 @@ from termhost.ui.painter import Painter, Placement, TrackingOutput
 from termhost.ui.pane_colours import default_colours
 from termhost.ui.popup import Popup
 from termhost.ui.prompt import Prompt
-from termhost.ui.status import status_bar
+from termhost.ui.status import status_bar, status_line
 from termhost.ui.window_view import Pan, View, clipped, pan, view_of
 
 if TYPE_CHECKING:
@@ -297,6 +303,8 @@ class AttachedClient:
         """refresh-client -L/-R/-U/-D's view of a window larger than the client."""
         self._mouse_on = False
         """The client's terminal reports the mouse (option mouse)."""
+        self._mouse_all = False
+        """...and every motion, not only drags (DECSET 1003)."""
         self.last_session: Session | None = None
         """The session shown before the last switch (switch-client -l)."""
         self._pane_numbers = False
@@ -611,6 +619,12 @@ class AttachedClient:
         if wanted != self._mouse_on:
             self._output.write_raw(MOUSE_ON if wanted else MOUSE_OFF)
             self._mouse_on = wanted
+        # Every motion while a menu the mouse opened is open, to follow the pointer
+        # (tmux's MODE_MOUSE_ALL on a menu's screen).
+        every = wanted and isinstance(self._overlay, Menu) and self._overlay.by_mouse
+        if every != self._mouse_all:
+            self._output.write_raw(MOUSE_ALL_ON if every else MOUSE_ALL_OFF)
+            self._mouse_all = every
 
     def _apply_theme(self) -> None:
         """Draw in the theme the option names, when it changed: the status bar, borders,
@@ -843,7 +857,7 @@ class AttachedClient:
         self._writer.paused = False
         self.app._running_in_terminal = False
         self._theme, self._title, self.painter.cursor_shape = "", None, 0
-        self._mouse_on = self._palette_set = False  # the terminal has neither now
+        self._mouse_on = self._mouse_all = self._palette_set = False  # it has none now
         self.activity = time.time()
         self.server.fit_session(self.session)
         self.relayout()
@@ -851,6 +865,9 @@ class AttachedClient:
     def _give_back_terminal(self) -> None:
         """What termhost changed in the client's terminal, as it was: the palette, the
         mouse, the cursor's shape."""
+        if self._mouse_all:
+            self._output.write_raw(MOUSE_ALL_OFF)
+            self._mouse_all = False
         if self._mouse_on:
             self._output.write_raw(MOUSE_OFF)
             self._mouse_on = False
@@ -933,18 +950,25 @@ class AttachedClient:
         return HSplit(children, padding=1, padding_char="─", padding_style="class:border")
 
     def open_menu(self, items: list[tuple[str, str, str]], title: str, selected: Style,
-                  place: Callable[[int, int], tuple[int, int]]
-                  ) -> asyncio.Future[str | None] | None:
+                  place: Callable[[int, int], tuple[int, int]], *, mouse: bool = False,
+                  stay_open: bool = False) -> asyncio.Future[str | None] | None:
         """display-menu: the menu of `items` (name, key, command) over the panes, at
         the place `place` gives for its size; the command chosen comes in the future,
         None when none was. Not shown (None) if it does not fit the terminal, or
         another overlay is open."""
-        menu = Menu([MenuItem(*item) for item in items], title, selected)
+        menu = Menu([MenuItem(*item) for item in items], title, selected, mouse=mouse,
+                    stay_open=stay_open)
         width, height = menu.size
         if width > self.size.columns or height > self.size.rows:
             return None
         menu.x, menu.y = place(width, height)
         return menu.closed if self._open_overlay(menu) else None
+
+    def status_window_start(self, index: int) -> int | None:
+        _, ranges = status_line(self.server, self.session, self.size.columns, client=self,
+                                extra=self.view_variables())
+        return next((each.start for each in ranges
+                     if each.kind == "window" and each.argument == index), None)
 
     def open_popup(self, pane: Pane, box: tuple[int, int, int, int], lines: str | None,
                    border_style: Style, title: str, close_on_exit: int, style: Style
@@ -1249,7 +1273,9 @@ class AttachedClient:
         if self._overlay is not None:
             if press.key is not Keys.Vt100MouseEvent:
                 self._overlay.press(press, "Space" if name == " " else name)
-                self._paint()  # a menu's new selection
+            elif (event := parse_report(press.data)) is not None:
+                self._overlay.mouse(event)
+            self._paint()  # a menu's new selection
             return
         if press.key is Keys.BracketedPaste:
             pane = self.active()

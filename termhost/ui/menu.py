@@ -17,11 +17,22 @@ from prompt_toolkit.key_binding import KeyPress
 from termhost.mux.format_draw import format_draw
 from termhost.mux.format_text import format_width
 from termhost.mux.style import Style, style_cell
+from termhost.terminal.mouse import MouseEvent
 from termhost.ui.box import BOX_LINES, box, separator
 from termhost.ui.colours import TRUE_COLOUR
 from termhost.ui.painter import cells_at
 
 __all__ = ["Menu", "MenuItem"]
+
+
+def _buttons(event: MouseEvent) -> int:
+    """tmux's MOUSE_BUTTONS of the report: 3 for a release (SGR's `m`) or a motion with
+    no button, the wheel up 0 and down 1, else the button."""
+    if event.kind.startswith("wheel"):
+        return 0 if event.kind == "wheel-up" else 1
+    if event.kind == "release" or event.button is None:
+        return 3
+    return event.button
 
 _CLOSE = frozenset({"Escape", "escape", "C-c", "C-g", "q"})
 _CHOOSE = frozenset({"Enter", "C-m"})
@@ -65,14 +76,22 @@ class Menu:
     """An open menu: where it is (`x`, `y`: its box's top left) and which item is
     selected (`choice`, -1 none)."""
 
-    def __init__(self, items: list[MenuItem], title: str, selected: Style) -> None:
+    def __init__(self, items: list[MenuItem], title: str, selected: Style, *,
+                 mouse: bool = False, stay_open: bool = False) -> None:
         self.items = items
         self.title = title
         self.selected = selected
+        self.by_mouse = mouse
+        """Opened by a mouse key: the mouse chooses (else it only closes the menu), and
+        nothing is selected until it moves over an item."""
+        self.stay_open = stay_open
+        """display-menu -O: the button's release does not close the menu nor choose
+        outside it; a press chooses."""
         self.width = max((format_width(item.label()) for item in items), default=0)
         """The widest item: the box is 4 more, a border and a space each side."""
         self.x = self.y = 0
-        self.choice = next((i for i, item in enumerate(items) if item.selectable), -1)
+        self.choice = -1 if mouse else next(
+            (i for i, item in enumerate(items) if item.selectable), -1)
         self.closed: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         """The command of the item chosen, or None once the menu closed without one."""
 
@@ -108,6 +127,36 @@ class Menu:
             self._page(-_PAGE)
         elif name in ("PageDown", "G"):
             self._page(_PAGE)
+
+    def mouse(self, event: MouseEvent) -> None:
+        """A mouse report, as tmux's menu_key_cb takes it. A menu the keyboard opened
+        closes on a release or a button other than the left (MENU_NOMOUSE). Otherwise
+        outside the items a release closes it (-O: a press does); inside, a motion
+        selects the item under the mouse, and a release (-O: a press or a release)
+        chooses the item selected (none yet: closes)."""
+        buttons = _buttons(event)
+        drag, wheel = event.kind == "motion", event.kind.startswith("wheel")
+        release = event.kind == "release"
+        if not self.by_mouse:
+            if buttons != 0:
+                self.close()
+            return
+        width, _ = self.size
+        row = event.y - (self.y + 1)
+        if event.x < self.x or event.x > self.x + width or not 0 <= row < len(self.items):
+            if (release if not self.stay_open else not (release or wheel or drag)):
+                self.close()
+            else:
+                self.choice = -1
+            return
+        if (release if not self.stay_open else not (wheel or drag)):
+            item = self.items[self.choice] if self.choice >= 0 else None
+            if item is not None and item.selectable:
+                self.close(item.command)
+            elif item is None or not self.stay_open:
+                self.close()
+            return
+        self.choice = row
 
     def _step(self, step: int) -> None:
         """The next selectable item that way, round the ends."""
@@ -145,7 +194,7 @@ class Menu:
                 continue
             # A disabled item's text is dim, not the rest of its row, as tmux draws it.
             label = "#[dim]" + item.label() if item.disabled else item.label()
-            base = selected if index == self.choice else plain
+            base = selected if index == self.choice and item.selectable else plain
             cells, _ = format_draw(label, base, self.width)
             margin = [style_cell(plain)]
             out.append(cells_at(margin + cells + margin, self.x + 1, y, depth))

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from prompt_toolkit.key_binding import KeyPress
 
+from termhost.terminal.mouse import MouseEvent
 from termhost.ui.painter import Placement
 
 __all__ = ["Overlay"]
@@ -33,6 +34,9 @@ class Overlay(Protocol):
 
     def press(self, press: KeyPress, name: str) -> None:
         """A key of the client's (`name`: tmux's name of it)."""
+
+    def mouse(self, event: MouseEvent) -> None:
+        """A mouse report of the client's terminal, in the client's cells."""
 
     def close(self) -> None:
         """Closed from outside (display-popup -C, the client going): whoever waits for

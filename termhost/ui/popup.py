@@ -20,6 +20,7 @@ from prompt_toolkit.key_binding import KeyPress
 
 from termhost.mux.pane import Pane
 from termhost.mux.style import Style
+from termhost.terminal.mouse import MouseEvent
 from termhost.ui.box import BoxLines, box
 from termhost.ui.key_names import key_bytes
 from termhost.ui.painter import Placement
@@ -71,6 +72,10 @@ class Popup:
             self.close()
         elif running:
             self.pane.write(key_bytes(self.pane, press.key, press.data))
+
+    def mouse(self, event: MouseEvent) -> None:
+        """The mouse over a popup does nothing yet (tmux moves and resizes it by its
+        border, and gives its program the events inside)."""
 
     def close(self) -> None:
         pane = self.pane

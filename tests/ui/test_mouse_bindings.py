@@ -154,3 +154,67 @@ def test_the_default_mouse_bindings_are_tmuxs(both: BothServers) -> None:
                          if "Mouse" in line or "Wheel" in line or "Click" in line]
                   for name in both.NAMES}
         assert listed["termhost"] == listed["tmux"], table
+
+
+MENU = ["One", "1", "set -g @chosen one", "Two", "2", "set -g @chosen two"]
+
+
+def _menu_shown(outer: Outer) -> bool:
+    return all(any("┌" in line for line in _screen(outer, name)) for name in CLIENTS)
+
+
+def _chosen(both: BothServers) -> str:
+    return _same(both, "show", "-gqv", "@chosen")
+
+
+@pytest.mark.parametrize("stay_open", [False, True], ids=["", "-O"])
+def test_a_menu_from_the_mouse_is_chosen_by_dragging_to_an_item(
+        both: BothServers, outer: Outer, stay_open: bool) -> None:
+    """tmux's menu_key_cb: a menu a mouse key opened (-x M -y M: its top border on the
+    mouse's row) selects the item under the mouse as it drags, and the release there
+    chooses it, with -O too."""
+    _attach(both, outer, ["bind", "-n", "MouseDown3Pane", "display-menu",
+                          *(["-O"] if stay_open else []), "-x", "M", "-y", "M", *MENU])
+    _mouse(outer, 2, 10, 5)
+    wait_until(lambda: _menu_shown(outer), PATIENCE, "both menus")
+    _mouse(outer, 34, 10, 7)  # dragging the right button onto Two
+    _mouse(outer, 2, 10, 7, release=True)
+    assert _chosen(both) == "two"
+
+
+@pytest.mark.parametrize("stay_open", [False, True], ids=["", "-O"])
+def test_o_keeps_the_menu_open_when_the_button_is_released(
+        both: BothServers, outer: Outer, stay_open: bool) -> None:
+    """Without -O the button's release off the items (on the top border, where -y M
+    puts the mouse) closes the menu, nothing chosen; with -O the menu stays, and a
+    click chooses the item the pointer moved onto."""
+    _attach(both, outer, ["bind", "-n", "MouseDown3Pane", "display-menu",
+                          *(["-O"] if stay_open else []), "-x", "M", "-y", "M", *MENU])
+    _mouse(outer, 2, 10, 5)
+    wait_until(lambda: _menu_shown(outer), PATIENCE, "both menus")
+    _mouse(outer, 2, 10, 5, release=True)
+    shown = agreed(lambda name: _screen(outer, name), "the menu after the release")
+    assert any("┌" in line for line in shown) == stay_open
+    if stay_open:
+        _mouse(outer, 35, 10, 6)  # the pointer onto One (the menu asks for every motion)
+        _mouse(outer, 0, 10, 6)  # and a click there
+        assert _chosen(both) == "one"
+    else:
+        assert _chosen(both) == ""
+
+
+def test_a_menu_from_the_keyboard_is_closed_by_the_mouse(both: BothServers,
+                                                         outer: Outer) -> None:
+    """MENU_NOMOUSE: a menu no mouse key opened takes the left button's press for
+    nothing and closes on its release, nothing chosen."""
+    _attach(both, outer, ["bind", "-n", "F5", "display-menu", "-x", "5", "-y", "10", *MENU])
+    for name in CLIENTS:
+        outer.run("send-keys", "-t", name, "F5")
+    wait_until(lambda: _menu_shown(outer), PATIENCE, "both menus")
+    _mouse(outer, 0, 8, 7)  # the left button on One: nothing yet
+    assert all(any("┌" in line for line in _screen(outer, name)) for name in CLIENTS)
+    _mouse(outer, 0, 8, 7, release=True)
+    shown = agreed(lambda name: _screen(outer, name), "the menu closed",
+                   lambda lines: not any("┌" in line for line in lines))
+    assert not any("┌" in line for line in shown)
+    assert _chosen(both) == ""

@@ -80,9 +80,10 @@ class _Target:
               ) -> tuple[int, int]:
         """The top left cell of a `width` x `height` box, as tmux's
         cmd_display_menu_get_position: -x is its left column and -y its bottom row (the
-        row below it), each a number or a format; kept on the terminal."""
+        row below it), each a number or a format; kept on the terminal. The mouse's
+        places (M) come from the mouse key whose binding opened it, the window's in the
+        status line (W) from the client's status line."""
         cols, rows = self.client.size.columns, self.client.size.rows
-        status = 1 if context.server.options.get("status") == "on" else 0
         cell = self.window.cell_of(self.pane)
         values = {
             "popup_width": str(width), "popup_height": str(height),
@@ -92,8 +93,25 @@ class _Target:
             "popup_pane_bottom": str(cell.y + cell.height),
             "popup_pane_left": str(cell.x),
             "popup_pane_right": str(max(0, cell.x + cell.width - width)),
-            "popup_status_line_y": str(rows - status),
         }
+        if context.server.options.get("status") == "on":  # the status line's row
+            values["popup_status_line_y"] = str(rows - 1)
+            start = self.client.status_window_start(self.session.index_of(self.window))
+            if start is not None:
+                values["popup_window_status_line_x"] = str(start)
+                values["popup_window_status_line_y"] = str(rows - 1)
+        mouse = context.mouse
+        if mouse is not None:  # the menu at the mouse, from a mouse key's binding
+            x, y = mouse.event.x, mouse.event.y
+            values.update({
+                "popup_mouse_x": str(x), "popup_mouse_y": str(y),
+                "popup_mouse_centre_x": str(max(x - width // 2, 0)),
+                "popup_mouse_centre_y": str(y - height // 2 if y - height // 2 + height < rows
+                                            else rows - height),
+                "popup_mouse_top": str(y + height if y + 2 * height < rows
+                                       else rows - height),
+                "popup_mouse_bottom": str(max(y - height, 0)),
+            })
         x = _number(self.expand(context, _X_WORDS.get(flags.get("x", "C"), flags.get("x", "")),
                                 values))
         x = cols - width if x + width >= cols else max(x, 0)
@@ -119,7 +137,8 @@ def _number(text: str) -> int:
 async def display_menu(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """A menu on the client: name, key, command for each item ("" alone a separator);
     the chosen item's command runs for the target pane once the menu has closed. A
-    menu larger than the terminal is not shown, as tmux's."""
+    menu larger than the terminal is not shown, as tmux's. Opened by a mouse key, the
+    mouse chooses (ui/menu.py), -O keeping it open when the button is released."""
     target = _Target.of(context, flags)
     items: list[tuple[str, str, str]] = []
     index = 0
@@ -143,7 +162,8 @@ async def display_menu(context: Context, flags: dict[str, str], args: list[str])
     selected = _style(context.server.window_option(target.window, "mode-style"))
     closed = client.open_menu(items, target.expand(context, flags.get("T", "")), selected,
                               lambda width, height: target.place(context, flags, width,
-                                                                 height))
+                                                                 height),
+                              mouse=context.mouse is not None, stay_open="O" in flags)
     chosen = await closed if closed is not None else None
     if chosen:  # as a binding's: for -t's pane, its error on the client's status line
         client.spawn(client.run_line(chosen, pane=target.pane))
