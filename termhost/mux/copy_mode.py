@@ -174,6 +174,9 @@ class CopyMode:
         self._awaiting: tuple[str, int] | None = None
         self._last_jump: tuple[str, str] | None = None
         self._pressed: Position | None = None
+        self._word: tuple[Position, Position] | None = None
+        """select-word's word (its first and last cells) while its selection lasts: a
+        mouse move grows the selection by whole words, as tmux's SEL_WORD."""
         """Where the mouse button went down, where a drag's selection starts."""
         self._search: tuple[str, bool] | None = None
         self._matches: list[Match] = []
@@ -445,14 +448,36 @@ class CopyMode:
     def mouse_down(self, x: int, row: int) -> None:
         """A click on row `row` of the view: the cursor there, no selection; a drag from
         here selects."""
-        self._anchor, self._line_mode = None, False
+        self._anchor, self._line_mode, self._word = None, False, None
         self._place((_clamp(x, 0, self.width - 1), self._view_row(row)))
         self._pressed = self.cursor
 
     def mouse_move(self, x: int, row: int) -> None:
         """A command from a mouse key: the cursor to the mouse first, the selection as
-        it is (tmux's window_copy_move_mouse)."""
-        self._place((_clamp(x, 0, self.width - 1), self._view_row(row)))
+        it is (tmux's window_copy_move_mouse); after select-word, by whole words."""
+        at = (_clamp(x, 0, self.width - 1), self._view_row(row))
+        if self._word is None:
+            self._place(at)
+            return
+        first, last = self._word
+        kind = self._kind(spaces_only=False)
+        here = kind(at)
+        if at[::-1] < first[::-1]:
+            self._anchor = self._past(last)
+            self._place(self._extend(at, -1, lambda slot: kind(slot) == here))
+        elif at[::-1] > last[::-1]:
+            self._anchor = first
+            self._place(self._past(self._extend(at, 1, lambda slot: kind(slot) == here)))
+        else:
+            self._anchor = first
+            self._place(self._past(last))
+
+    def _past(self, last: Position) -> Position:
+        """Where the cursor goes to select through cell `last`: on it in vi mode, the
+        cell after it in emacs mode, whose selections end before the cursor."""
+        if self.keys == "vi":
+            return last
+        return (last[0] + 1, last[1]) if last[0] + 1 < self.width else last
 
     def mouse_drag(self, x: int, row: int) -> None:
         """The mouse moved with the button held: the selection from where it was pressed
@@ -745,7 +770,7 @@ class CopyMode:
         return (anchor, cursor) if anchor[::-1] <= cursor[::-1] else (cursor, anchor)
 
     def _begin_selection(self) -> None:
-        self._anchor, self._line_mode = self.cursor, False
+        self._anchor, self._line_mode, self._word = self.cursor, False, None
 
     def _toggle_selection(self) -> None:
         if self._anchor is None:
@@ -757,7 +782,7 @@ class CopyMode:
         """V: whole lines from this one to the cursor's, the cursor at the line's end as in
         tmux."""
         y = self.cursor[1]
-        self._anchor, self._line_mode, self._rect = (0, y), True, False
+        self._anchor, self._line_mode, self._rect, self._word = (0, y), True, False, None
         self._place((self._limit(y), y), to_end=True)
 
     def _select_word(self) -> None:
@@ -768,7 +793,8 @@ class CopyMode:
         start = self._extend(self.cursor, -1, lambda slot: kind(slot) == here)
         end = self._extend(self.cursor, 1, lambda slot: kind(slot) == here)
         self._anchor, self._line_mode, self._rect = start, False, False
-        self._place(end)
+        self._place(self._past(end))
+        self._word = (start, end)
 
     def _rectangle_toggle(self) -> None:
         """C-v, R: a block of columns instead of a flow of text. It can be switched on
@@ -779,7 +805,7 @@ class CopyMode:
     def _clear_selection(self) -> None:
         """Escape, C-g; the cursor comes back within its line, as a rectangle let it past
         the line's end."""
-        self._anchor, self._line_mode = None, False
+        self._anchor, self._line_mode, self._word = None, False, None
         self._place(self.cursor)
 
     def _other_end(self) -> None:

@@ -245,6 +245,21 @@ def test_select_word_selects_the_word_under_the_cursor() -> None:
     assert mode.run("copy-selection") == Action("copy", "beta", stay=True)
 
 
+def test_after_select_word_the_mouse_selects_whole_words() -> None:
+    """tmux's SEL_WORD: a command from a mouse key moves the cursor to the mouse, and
+    the selection grows to the whole word there; in emacs mode too, whose selection
+    ends before the cursor."""
+    mode = pane("alpha beta gamma", height=1, keys="emacs")
+    mode.mouse_move(7, 0)
+    mode.run("select-word")
+    mode.mouse_move(7, 0)
+    assert mode.run("copy-selection-no-clear") == Action("copy", "beta", stay=True)
+    mode.mouse_move(12, 0)
+    assert mode.run("copy-selection-no-clear") == Action("copy", "beta gamma", stay=True)
+    mode.mouse_move(1, 0)
+    assert mode.run("copy-selection-no-clear") == Action("copy", "alpha beta", stay=True)
+
+
 def test_z_puts_the_cursor_line_in_the_middle_of_the_view() -> None:
     mode = pane(*[f"{i}" for i in range(20)], height=5, cursor=(0, 4))
     press(mode, "z")

@@ -112,6 +112,22 @@ def test_a_drag_selects_and_copies_and_a_border_drag_resizes(both: BothServers,
     assert _same(both, "display", "-p", "-t", "s:0.0", "#{pane_width}") == str(left + 6)
 
 
+def test_a_double_click_copies_the_word(both: BothServers, outer: Outer) -> None:
+    """DoubleClick1Pane (a second press within tmux's 300 ms): copy-mode -H, the cursor
+    to the mouse, select-word, and the word copied 0.3 seconds later."""
+    _attach(both, outer, ["send-keys", "-t", "s:0.1", "-l", "alpha beta gamma"])
+    wait_until(lambda: all("alpha beta gamma" in "\n".join(_screen(outer, name))
+                           for name in CLIENTS), PATIENCE, "the words on both")
+    row = next(y for y, line in enumerate(_screen(outer, "tmux")) if "alpha beta" in line)
+    column = _screen(outer, "tmux")[row].index("beta") + 1
+    for _ in range(2):
+        _mouse(outer, 0, column, row)
+        _mouse(outer, 0, column, row, release=True)
+    copied = agreed(lambda name: both.run(name, "show-buffer").stdout.splitlines(),
+                    "the word copied", lambda lines: lines != [])
+    assert copied == ["beta"]
+
+
 def test_the_status_line_selects_windows(both: BothServers, outer: Outer) -> None:
     """MouseDown1Status: `select-window -t =` (the window whose name was clicked);
     WheelUpStatus and WheelDownStatus, over a window's name: previous-window and
