@@ -395,7 +395,7 @@ class ControlClient:
                 verb = lookup(argv[0])
                 if verb is None:
                     raise LexError(f"unknown command: {argv[0]}")
-                parse_flags(verb, argv[1:], refuse_unsupported=False)
+                parse_flags(verb, argv[1:])
         except (LexError, UsageError) as error:
             number, now = self.server.control.next_number(), int(time.time())
             self.stream.write(f"%begin {now} {number} 1")

@@ -56,7 +56,7 @@ def _printed(argv: list[str]) -> list[str]:
     if verb is None:
         return [_word(word) for word in argv]
     try:
-        flags, arguments = parse_flags(verb, argv[1:], refuse_unsupported=False)
+        flags, arguments = parse_flags(verb, argv[1:])
     except UsageError:  # printed as given: a line its verb refuses
         return [verb.name, *(_word(word) for word in argv[1:])]
     template = verb.flags + verb.extra_flags

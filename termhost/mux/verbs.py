@@ -34,11 +34,6 @@ class Verb(NamedTuple):
     """The arguments after the flags, at least and at most (-1: no limit), as tmux's."""
     usage: str
     """As tmux's list-commands prints it, tmux's slips included (split-window's -e)."""
-    unsupported: str = ""
-    """tmux's flags that termhost's implementation does not act on yet: refused by
-    parse_flags, not ignored. Flags it covers by design are not here: the default one of
-    a pair (split-window -v, rotate-window -U), bind-key -r, choose-tree -Z, set-option -s.
-    Empty for a verb with no implementation at all (not in commands.COMMANDS)."""
     extra_flags: str = ""
     """Flags termhost takes beyond tmux 3.3a's (run-shell -c, as tmux 3.4's)."""
     starts_server: bool = False
@@ -223,18 +218,15 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}
 
 
-def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = True
-                ) -> tuple[dict[str, str], list[str]]:
+def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     """The flags (letter: value, "" for one without) and the arguments of a command line,
     split and bounded as tmux 3.3a's args_parse does it, refused (UsageError) with its
-    messages; then a flag termhost does not act on yet is refused too (unless only
-    printing the line: `refuse_unsupported` False). A value flag
-    ending the line without its value, tmux 3.3a lets through as given with none: here
-    it is as if not given; an optional value (`l::`) not given is "", the flag given.
+    messages. A value flag ending the line without its value, tmux 3.3a lets through
+    as given with none: here it is as if not given; an optional value (`l::`) not given
+    is "", the flag given.
     """
     template = verb.flags + verb.extra_flags
     flags: dict[str, str] = {}
-    given: dict[str, None] = {}
     index = 0
     while index < len(args) and args[index].startswith("-") and args[index] != "-":
         word = args[index]
@@ -249,7 +241,6 @@ def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = T
             found = template.find(letter)
             if found < 0:
                 raise _refused(verb, f"unknown flag -{letter}")
-            given[letter] = None
             if template[found + 1:found + 2] != ":":
                 if letter in flags:  # given again: counted, as tmux's args_count
                     flags[letter + _EVERY] = flags.get(letter + _EVERY, letter) + letter
@@ -275,9 +266,6 @@ def parse_flags(verb: Verb, args: Sequence[str], *, refuse_unsupported: bool = T
         raise _refused(verb, f"too few arguments (need at least {verb.min_args})")
     if verb.max_args != -1 and len(arguments) > verb.max_args:
         raise _refused(verb, f"too many arguments (need at most {verb.max_args})")
-    for letter in given if refuse_unsupported else ():
-        if letter in verb.unsupported:
-            raise _refused(verb, f"-{letter} is not supported by termhost yet")
     return flags, arguments
 
 

@@ -17,7 +17,6 @@ from termhost.mux.verbs import VERBS, UsageError, Verb, parse_flags
 from tests.conftest import BothServers
 
 TMUX_VERBS = [verb for verb in VERBS.values() if not verb.own]
-LACKING = [verb for verb in VERBS.values() if verb.unsupported]
 LETTERS = string.ascii_letters + string.digits
 """What tmux's parser takes for a flag letter (isalnum); anything else is `invalid`."""
 
@@ -82,10 +81,9 @@ def refusal(verb: Verb, args: list[str]) -> str:
 
 def test_the_table_is_tmuxs_ninety_verbs_and_termhosts_own() -> None:
     # tmux 3.3a's list-commands has 90 lines, every one of them implemented, as every
-    # verb of termhost's own; an unsupported flag is one of the verb's tmux flags.
+    # verb of termhost's own.
     assert len(TMUX_VERBS) == 90
     for verb in VERBS.values():
-        assert set(verb.unsupported) <= set(verb.flags.replace(":", "")), verb.name
         assert verb.name in COMMANDS, verb.name
 
 
@@ -159,17 +157,3 @@ def test_a_verb_starts_a_server_as_tmuxs_do(verb: Verb, tmp_path: Path) -> None:
         tmux.run("tmux", "kill-server")
     unreached = done.stderr.startswith(("no server running on ", "error connecting to "))
     assert verb.starts_server == (not unreached), done.stderr
-
-
-@each(LACKING)
-def test_a_flag_termhost_lacks_is_refused_in_one_line(verb: Verb, servers: BothServers) -> None:
-    # termhost's own refusal of a flag tmux takes but termhost does not act on yet, once
-    # tmux's own checks pass: exit status 1, rather than the flag silently ignored.
-    lines = {letter: [f"-{letter}{'v' if f'{letter}:' in verb.flags else ''}",
-                      *words(verb.min_args)] for letter in verb.unsupported}
-    said = {letter: f"command {verb.name}: -{letter} is not supported by termhost yet"
-            for letter in verb.unsupported}
-    for letter, line in lines.items():
-        assert refusal(verb, line) == said[letter]
-    first = verb.unsupported[0]
-    assert servers.answers("termhost", [verb.name, *lines[first]]) == (1, "", said[first] + "\n")

@@ -65,7 +65,10 @@ def test_events_run_their_hooks_as_in_tmux(both: BothServers, logs: dict[str, Pa
              ["split-window", "-d", "-t", "s:0", "sleep 1000"],
              ["rename-window", "-t", "s:1", "r1"],
              ["rename-session", "-t", "s", "s2"],
-             ["new-window", "-d", "-t", "s2:5", "-n", "short", "exit 0"]]
+             ["new-window", "-d", "-t", "s2:5", "-n", "short", "read line"],
+             # the short window ends once its new-window (and that command's hook) is
+             # done: a pane exiting under its own after-new-window hook is a race in tmux
+             ["send-keys", "-t", "s2:5", "Enter"]]
     ending = [["kill-window", "-t", "s2:1"], ["kill-session", "-t", "s2"]]
 
     def windows(name: str) -> str:

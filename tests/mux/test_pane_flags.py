@@ -6,6 +6,8 @@ scrollback emptied with the screen kept, and -R scrolling the screen into it."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import BothServers, wait_until
 
 MARKS = ["display", "-p", "-t", "s:0.1",
@@ -43,6 +45,8 @@ def test_marks_last_and_zoom(both: BothServers) -> None:
 
 
 def test_send_keys_hex_formats_input_off_and_reset(both: BothServers) -> None:
+    wanted = ["AB", "AB", "#{session_name}-#{window_index}", "#{session_name}-#{window_index}",
+              "back", "back"]
     for name in both.NAMES:
         assert both.run(name, "new-session", "-d", "-s", "s", "-x", "40", "-y", "10",
                         "cat").returncode == 0
@@ -54,10 +58,17 @@ def test_send_keys_hex_formats_input_off_and_reset(both: BothServers) -> None:
         assert both.run(name, "send-keys", "-t", "s", "lost", "Enter").returncode == 0
         assert both.run(name, "select-pane", "-t", "s", "-e").returncode == 0
         assert both.run(name, "send-keys", "-t", "s", "back", "Enter").returncode == 0
-        wait_until(lambda name=name: both.run(  # type: ignore[misc]
-            name, "capture-pane", "-p", "-t", "s").stdout.split("\n")[:6] == [
-            "AB", "AB", "#{session_name}-#{window_index}", "#{session_name}-#{window_index}",
-            "back", "back"], what=f"{name}'s cat to echo")
+        seen: list[str] = []
+
+        def echoed(name: str = name, seen: list[str] = seen) -> bool:
+            seen[:] = both.run(name, "capture-pane", "-p", "-t", "s").stdout.split("\n")[:6]
+            return seen == wanted
+
+        try:
+            wait_until(echoed, what=f"{name}'s cat to echo")
+        except pytest.fail.Exception:
+            pass  # the assertion shows what the pane held
+        assert seen == wanted, name
 
 
 def test_clear_history_and_send_keys_r(both: BothServers) -> None:

@@ -88,7 +88,7 @@ def agreed(read: Callable[[str], list[str]], what: str,
         wait_until(agree, PATIENCE, what)
     except pytest.fail.Exception:
         pass
-    assert seen["termhost"] == seen["tmux"], what
+    assert seen["termhost"] == seen["tmux"], f"{what}: {seen}"
     return seen["tmux"]
 
 

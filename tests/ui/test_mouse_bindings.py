@@ -13,8 +13,10 @@ from tests.conftest import BothServers, wait_until
 from tests.ui.outer_tmux import CLIENTS, PATIENCE, Outer, agreed
 
 WIDTH, HEIGHT = 80, 24
-MOUSE_APP = "printf '\\033[?1000h\\033[?1006hready\\n'; stty -icanon -echo; exec cat -v"
-"""An application that asks for the mouse (1000, SGR) and shows what it gets."""
+MOUSE_APP = "printf '\\033[?1000h\\033[?1006h'; stty -icanon -echo; echo ready; exec cat -v"
+"""An application that asks for the mouse (1000, SGR) and shows what it gets; `ready`
+once its terminal neither echoes nor waits for a line (a report typed before would be
+echoed by the line discipline)."""
 LINES = "seq 1 100; exec cat"
 
 

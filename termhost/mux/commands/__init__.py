@@ -158,7 +158,7 @@ async def run_command(context: Context, argv: Sequence[str]) -> Result:
     run = COMMANDS[verb.name]
     try:
         if (context.session is not None and "t" not in flags and "t:" in verb.flags
-                and "t" not in verb.unsupported and "-t target-client" not in verb.usage
+                and "-t target-client" not in verb.usage
                 and verb.name not in _T_NOT_A_TARGET):
             pane = context.pane if ("-t target-pane" in verb.usage
                                     or "-t target-window" in verb.usage) else None

@@ -97,7 +97,7 @@ def _refusal(context: Context, argv: Sequence[str]) -> str | None:
     if verb is None:
         return f"unknown command: {words[0]}"
     try:
-        parse_flags(verb, words[1:], refuse_unsupported=False)
+        parse_flags(verb, words[1:])
     except UsageError as error:
         return str(error)
     return None
