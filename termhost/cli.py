@@ -77,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verb is None:
         args.verb = "new-session"  # as tmux: a new session, attached
     from termhost import cmd
-    from termhost.mux import client, config, paths, verbs
+    from termhost.mux import client, paths, verbs
+    from termhost.starting import default_config
 
     if args.verb == "run" and _names_a_tape(args.arguments):
         sys.stderr.write("termhost: 'run' is tmux's run-shell; a tape runs as "
@@ -90,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         path = paths.socket_path(args.socket_name, args.socket_path)
-        configuration = args.config or config.default_path(os.environ)
+        configuration = args.config or default_config(os.environ)
         if own:  # termhost's own verbs run here, in the client process
             module = importlib.import_module(f"termhost.cmd.{args.verb}")
             where = cmd.Where(path, configuration, args.force_256)

@@ -1,13 +1,12 @@
 """The server process's composition root: the multiplexer (mux/) built with the TUI's
 client factory (ui/), so that mux never imports ui and runs headless in tests.
 
-Run as `python -m termhost.serve --socket PATH`, as the first command that needs a
-server starts it (mux/client.py).
+Run as `python -m termhost.serve --socket PATH`, or as the first command that needs a
+server starts it (termhost/starting.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -37,19 +36,23 @@ def tui_client(server: Server, session: Session, send: Callable[[bytes], None], 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The server process: bind the socket, serve until the last session ends."""
-    parser = argparse.ArgumentParser(prog="termhost-server")
-    parser.add_argument("--socket", required=True, type=Path)
-    parser.add_argument("--config", help="a file of tmux commands to run first (-f)")
-    args = parser.parse_args(argv)
+    """The server process: bind the socket, serve until the last session ends. Its
+    command line is termhost.starting's, `--socket PATH [--config FILE]`, read without
+    argparse, which a cold start would pay for."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    given = dict(zip(words[::2], words[1::2], strict=False))
+    if len(words) % 2 or "--socket" not in given or set(given) - {"--socket", "--config"}:
+        print("usage: termhost-server --socket PATH [--config FILE]", file=sys.stderr)
+        return 2
+    socket_path, config = Path(given["--socket"]), given.get("--config")
     try:
-        listener = bind_server_socket(args.socket)
+        listener = bind_server_socket(socket_path)
     except SocketError as error:
         print(f"termhost server: {error}", file=sys.stderr)
         return 1
 
     async def run() -> None:
-        await Server(args.socket, listener, tui_client).serve(args.config)
+        await Server(socket_path, listener, tui_client).serve(config)
 
     asyncio.run(run())
     return 0

@@ -10,10 +10,12 @@ server of the pane the command runs in ($TERMHOST, as tmux reads $TMUX), else "d
 from __future__ import annotations
 
 import os
+import stat
 
 TYPE_CHECKING = False  # typing's own import costs the thin path; mypy reads the name
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from os import PathLike
 
 DEFAULT_NAME = "default"
 """The socket name when no `-L NAME` is given."""
@@ -62,3 +64,54 @@ def socket_path(name: str | None, path: str | None,
             f"invalid socket name {name!r}: -L takes a plain file name (use -S PATH for a path)"
         )
     return os.path.join(socket_dir(env), name)
+
+
+def ensure_socket_dir(directory: str | PathLike[str]) -> None:
+    """Create `directory` 0700 if missing, then refuse it unless it is ours alone.
+
+    Another process creating it at the same moment is fine: whoever made it, the checks that
+    follow decide whether it may be used.
+    """
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise SocketError(f"cannot create socket directory {directory}: {error.strerror}") from None
+    check_socket_dir(directory)
+
+
+def check_socket_dir(directory: str | PathLike[str]) -> None:
+    """The checks of `ensure_socket_dir` without creating anything (for clients).
+
+    lstat, not stat: a symlink planted in a shared /tmp would send our socket, and whoever
+    connects to it, wherever its maker chose.
+    """
+    try:
+        info = os.lstat(directory)
+    except FileNotFoundError:
+        raise SocketError(
+            f"socket directory {directory} does not exist: no server has been started there"
+        ) from None
+    except OSError as error:
+        raise SocketError(
+            f"cannot examine socket directory {directory}: {error.strerror}"
+        ) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise SocketError(
+            f"socket directory {directory} is a symbolic link: remove it and termhost will "
+            "create the directory itself"
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        raise SocketError(f"socket directory {directory} is not a directory: remove it")
+    euid = os.geteuid()
+    if info.st_uid != euid:
+        raise SocketError(
+            f"socket directory {directory} is owned by uid {info.st_uid}, not by you "
+            f"(uid {euid}): remove it, or set TERMHOST_TMPDIR to a directory of your own"
+        )
+    if info.st_mode & 0o077:
+        raise SocketError(
+            f"socket directory {directory} is accessible by other users "
+            f"(mode {stat.S_IMODE(info.st_mode):04o}): remove it or fix it with chmod 700"
+        )

@@ -8,21 +8,19 @@ the socket, so two commands racing to start a server give one server.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import select
 import signal
 import socket
 import sys
 import termios
-import time
 import tty
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from termhost.front import FrontError, exchange, greeting, write_all
-from termhost.mux.paths import ensure_socket_dir, pane_variable, socket_dir
+from termhost.mux.paths import SocketError, pane_variable
 from termhost.mux.protocol import (
     PROTOCOL_VERSION,
     Frame,
@@ -35,11 +33,9 @@ from termhost.mux.protocol import (
     encode_size,
     version_mismatch,
 )
+from termhost.starting import ServerStartError, start_server
 
 __all__ = ["ClientError", "run"]
-
-_START_TIMEOUT = 10.0
-
 
 class ClientError(Exception):
     """Something between the client and the server failed; one line for the user."""
@@ -89,7 +85,10 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
         except UsageError as error:
             (stderr or sys.stderr.buffer).write(f"{error}\n".encode())
             return 1
-        sock = _start_server(path, config)
+        try:
+            sock = socket.socket(fileno=start_server(os.fspath(path), config).detach())
+        except (ServerStartError, SocketError) as error:
+            raise ClientError(str(error)) from None
     with sock:
         if control:
             return _controlled(sock, argv, saved)
@@ -127,52 +126,6 @@ def _connect(path: Path) -> socket.socket:
         sock.close()
         raise
     return sock
-
-
-def _start_server(path: Path, config: str | None) -> socket.socket:
-    """Start a server for `path` (running the tmux commands in the file `config` first)
-    unless another command just did; return a connection."""
-    if path.parent == socket_dir():
-        ensure_socket_dir(path.parent)
-    lock_path = path.with_name(path.name + ".lock")
-    with open(os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            return _connect(path)  # another command started it while we waited
-        except (FileNotFoundError, ConnectionRefusedError):
-            pass
-        log = os.open(path.with_name(path.name + ".log"),
-                      os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-        null = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
-        from termhost.process import Command, Setup  # only a starting client pays for it
-        from termhost.process.direct import spawn_direct
-
-        options = ["--config", os.path.abspath(config)] if config else []
-
-        try:
-            # Direct spawn: a new session and no parent-death signal, the server outlives us.
-            spawn_direct(
-                Command(sys.executable, ["-m", "termhost.serve", "--socket", str(path),
-                                         *options],
-                        env=dict(os.environ), stdin=null, stdout=log, stderr=log),
-                Setup.PIPE,
-            ).close()
-        finally:
-            os.close(log)
-            os.close(null)
-        deadline = time.monotonic() + _START_TIMEOUT
-        delay = 0.002
-        while True:
-            try:
-                return _connect(path)
-            except (FileNotFoundError, ConnectionRefusedError):
-                if time.monotonic() > deadline:
-                    raise ClientError(
-                        f"the server did not start within {_START_TIMEOUT:.0f} s: see "
-                        f"{path.name}.log beside the socket"
-                    ) from None
-                time.sleep(delay)  # polling the socket with a deadline, not synchronisation
-                delay = min(delay * 2, 0.05)
 
 
 def _terminal_size(fd: int) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from termhost.mux.lexer import Assign, LexError, Line, parse_commands
 from termhost.mux.printing import Block, command_line
 
-__all__ = ["Line", "Sourced", "default_path", "parse", "source"]
+__all__ = ["Line", "Sourced", "parse", "source"]
 
 RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 """Runs one command line: (status, stdout, stderr)."""
@@ -29,23 +29,6 @@ RunCommand = Callable[[Sequence[str]], Awaitable[tuple[int, str, str]]]
 CheckCommand = Callable[[Sequence[str]], str | None]
 """Why tmux would refuse to build a command (`unknown command: X`, a usage error), or
 None: what a file is checked with before any of it runs."""
-
-
-def default_path(env: Mapping[str, str]) -> str | None:
-    """The configuration a server starts with when -f names none: termhost's own
-    `$XDG_CONFIG_HOME/termhost/config.toml` (~/.config by default) when it exists, else
-    the tmux configuration tmux 3.3a would read (~/.tmux.conf,
-    `$XDG_CONFIG_HOME/tmux/tmux.conf`, ~/.config/tmux/tmux.conf: the first there is), so
-    that a tmux user's setup simply works."""
-    home = env.get("HOME") or os.path.expanduser("~")
-    config_home = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    for path in (os.path.join(config_home, "termhost", "config.toml"),
-                 os.path.join(home, ".tmux.conf"),
-                 os.path.join(config_home, "tmux", "tmux.conf"),
-                 os.path.join(home, ".config", "tmux", "tmux.conf")):
-        if os.path.isfile(path):
-            return path
-    return None
 
 
 def parse(text: str, env: Mapping[str, str] | None = None, *,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 import string
 from collections.abc import Callable, Mapping
 from typing import NoReturn
@@ -42,6 +43,10 @@ _DIRECTIVES = {"%hidden": "HIDDEN", "%if": "IF", "%else": "ELSE", "%elif": "ELIF
                "%endif": "ENDIF"}
 _EOF = ""
 """What the reader gives at the end of the text."""
+_PLAIN = {"none": re.compile(r"[^ \t\n;}\\~$'\"]+"), "single": re.compile(r"[^\n\\']+"),
+          "double": re.compile(r'[^\n\\~$"]+')}
+"""A run of characters _token takes as they are in each quoting state: none of a word's
+ends, quotes, escapes (a `\\` may join lines), `$` or `~` (itself at a word's start)."""
 
 
 class LexError(ValueError):
@@ -114,6 +119,12 @@ class _Reader:
             self.position -= 1
 
     def get(self) -> str:
+        position = self.position
+        if not self._backslashes and position < len(self.text):
+            char = self.text[position]
+            if char != "\\":  # the common case, without the joining below
+                self.position = position + 1
+                return char
         if self._backslashes:
             self._backslashes -= 1
             return "\\"
@@ -280,6 +291,11 @@ class _Lexer:
                 continue
             else:
                 out.append(char)
+                if not reader._backslashes:  # the plain characters after it, at once
+                    run = _PLAIN[state].match(reader.text, reader.position)
+                    if run is not None:
+                        out.append(run.group())
+                        reader.position = run.end()
             last = state
             char = reader.get()
         reader.unget(char)

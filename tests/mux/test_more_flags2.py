@@ -224,7 +224,11 @@ def test_resize_pane_T_trims_below_the_cursor(both: BothServers) -> None:
         assert both.run(name, "send-keys", "-t", "tall", "-l", "x").returncode == 0
         wait_until(lambda name=name: "x6" in both.run(  # type: ignore[misc]
             name, "capture-pane", "-p", "-t", "tall").stdout, what=f"{name}'s echo")
-    both.after_each([["send-keys", "-t", "tall", "Enter"], ["copy-mode", "-t", "tall"],
+        # the line ends: the terminal's echo, then cat's copy of it, before a trim
+        assert both.run(name, "send-keys", "-t", "tall", "Enter").returncode == 0
+        wait_until(lambda name=name: "x6\nx\n" in both.run(  # type: ignore[misc]
+            name, "capture-pane", "-p", "-t", "tall").stdout, what=f"{name}'s line")
+    both.after_each([["copy-mode", "-t", "tall"],
                      ["resize-pane", "-T", "-t", "tall"], ["send", "-X", "-t", "tall", "cancel"],
                      ["resize-pane", "-T", "-t", "tall"]],
                     ["capture-pane", "-p", "-t", "tall"])
