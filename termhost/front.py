@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
-from _socket import AF_UNIX, SOCK_STREAM, socket
+from _socket import socket
 
 from termhost import sockets, wire
 
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     if not command or command[0] not in RELAYED or any(word.endswith(";") for word in command):
         return _full(args)
     try:
-        sock = _connect(sockets.socket_path(name, path, os.environ))
+        sock = sockets.connect(sockets.socket_path(name, path, os.environ))
     except (sockets.SocketError, OSError):
         return _full(args)  # it says why, or starts a server
     try:
@@ -118,18 +118,6 @@ def _global_options(args: list[str]) -> tuple[str | None, str | None, bool, list
                 path = letters
             letters = ""
     return name, path, force_256, args[index:]
-
-
-def _connect(path: str) -> socket:
-    """A connection to the server at `path`: _socket's own socket, since the socket
-    module would cost the thin path enum and selectors."""
-    sock = socket(AF_UNIX, SOCK_STREAM)
-    try:
-        sock.connect(path)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
 
 
 def _full(args: list[str]) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from _socket import AF_UNIX, SOCK_STREAM, socket
 
 TYPE_CHECKING = False  # typing's own import costs the thin path; mypy reads the name
 if TYPE_CHECKING:
@@ -26,6 +27,18 @@ PANE_VARIABLE = "TERMHOST"
 
 class SocketError(Exception):
     """A socket location we refuse or cannot use; the message is one line for the user."""
+
+
+def connect(path: str) -> socket:
+    """A connection to the server at `path`: _socket's own socket, since the socket
+    module would cost the thin path enum and selectors."""
+    sock = socket(AF_UNIX, SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def socket_dir(env: Mapping[str, str]) -> str:

@@ -14,12 +14,12 @@ import fcntl
 import os
 import sys
 import time
-from _socket import AF_UNIX, SOCK_STREAM, socket
 
 from termhost import sockets
 
 TYPE_CHECKING = False  # typing itself costs a thin command line; mypy reads the name
 if TYPE_CHECKING:
+    from _socket import socket
     from collections.abc import Mapping
 
 __all__ = ["ServerStartError", "default_config", "start_server"]
@@ -74,25 +74,13 @@ def start_server(path: str, config: str | None) -> socket:
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            return connect(path)  # another command started it while we waited
+            return sockets.connect(path)  # another command started it while we waited
         except (FileNotFoundError, ConnectionRefusedError):
             pass
         pid = _spawn(path, config)
         return _first_connection(path, pid)
     finally:
         os.close(lock)
-
-
-def connect(path: str) -> socket:
-    """A connection to the server at `path`: _socket's own socket, since the socket
-    module would cost the thin path enum and selectors."""
-    sock = socket(AF_UNIX, SOCK_STREAM)
-    try:
-        sock.connect(path)
-    except BaseException:
-        sock.close()
-        raise
-    return sock
 
 
 def _spawn(path: str, config: str | None) -> int:
@@ -125,7 +113,7 @@ def _first_connection(path: str, pid: int) -> socket:
     delay = 0.001
     while True:
         try:
-            return connect(path)
+            return sockets.connect(path)
         except (FileNotFoundError, ConnectionRefusedError):
             pass
         if os.waitpid(pid, os.WNOHANG)[0] == pid:
