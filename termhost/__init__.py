@@ -1,7 +1,5 @@
 """termhost: a terminal multiplexer and PTY session manager in Python."""
 
-from __future__ import annotations
-
 __all__ = ["__version__"]
 
 __version__ = "0.1.0"

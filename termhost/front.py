@@ -1,5 +1,5 @@
 """The thin client: `termhost VERB ...` to a running server and back, importing nothing
-but os, sys, socket and termhost's framing (wire.py) and socket rules (sockets.py).
+but posix, sys, _socket and termhost's framing (wire.py) and socket rules (sockets.py).
 
 Scripts, status lines and libraries (libtmux, vim-tmux-navigator) run hundreds of short
 commands; each pays the interpreter's start and this module's work, nothing more. A
@@ -10,11 +10,18 @@ same arguments: no verb or `--help`, termhost's own verbs (record, tape, snapsho
 attach-session and new-session, control mode, a list of commands (`\\;`), a spelling the
 table does not hold exactly (a prefix, a command-alias), and no server to talk to (the
 full path starts one, or says none is running, in tmux's words).
+
+`termhost exec` runs here too (`run_in_snapshot`): the server names the session's stored
+snapshot and the shell that sources it (show-snapshot -e), and this process becomes that
+shell. The server is the one authority on targets, so there is no second implementation
+of them, and no file the server wrote is ever run as code.
+
+Not even os is imported (posix is what os wraps), nor `from __future__`: each import costs
+every command a share of its whole budget. Annotations naming what only mypy imports are
+strings for that reason.
 """
 
-from __future__ import annotations
-
-import os
+import posix
 import sys
 from _socket import socket
 
@@ -24,7 +31,19 @@ TYPE_CHECKING = False  # typing's own import costs the thin path; mypy reads the
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["RELAYED", "FrontError", "exchange", "greeting", "main"]
+__all__ = [
+    "RELAYED",
+    "FrontError",
+    "exchange",
+    "exec_failed",
+    "first_line",
+    "greeting",
+    "main",
+    "run",
+    "run_in_snapshot",
+    "shell_join",
+    "snapshot_query",
+]
 
 RELAYED = frozenset({
     "bind", "bind-key", "break-pane", "breakp", "capture-pane", "capturep", "choose-buffer",
@@ -62,6 +81,20 @@ class FrontError(Exception):
     """Something between this client and the server failed; one line for the user."""
 
 
+def run() -> None:
+    """The installed command (bin/termhost-py): `main`, then the quickest exit that loses
+    nothing. A command the thin path answered leaves nothing to finalize (no thread, no
+    atexit work, its output written with posix.write or flushed here), so it ends with
+    _exit, sparing the interpreter's finalization: a millisecond, a tenth of a command.
+    The full path exits as any program does."""
+    status = main()
+    if "termhost.cli" in sys.modules:
+        sys.exit(status)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    posix._exit(status)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -69,13 +102,25 @@ def main(argv: list[str] | None = None) -> int:
     if parsed is None:
         return _full(args)
     name, path, force_256, command = parsed
-    if not command or command[0] not in RELAYED or any(word.endswith(";") for word in command):
+    in_snapshot = None
+    if command[:1] == ["exec"]:
+        in_snapshot = _exec_options(command[1:])
+        if in_snapshot is None:
+            return _full(args)  # a usage error, or --help: argparse's words
+        command = snapshot_query(in_snapshot[0])
+    elif not command or command[0] not in RELAYED or any(word.endswith(";") for word in command):
         return _full(args)
     try:
-        sock = sockets.connect(sockets.socket_path(name, path, os.environ))
+        sock = sockets.connect(sockets.socket_path(name, path, _text_environ()))
     except (sockets.SocketError, OSError):
         return _full(args)  # it says why, or starts a server
     try:
+        if in_snapshot is not None:
+            record, error = bytearray(), bytearray()
+            status = exchange(sock, command, force_256, out=record.extend, err=error.extend)
+            if status != 0:
+                return exec_failed(first_line(bytes(error), command[0], status))
+            return run_in_snapshot(bytes(record), *in_snapshot[1:])
         return exchange(sock, command, force_256)
     except (FrontError, wire.WireError) as error:
         return _fail(str(error))
@@ -120,6 +165,40 @@ def _global_options(args: list[str]) -> tuple[str | None, str | None, bool, list
     return name, path, force_256, args[index:]
 
 
+def _exec_options(args: list[str]) -> "tuple[str | None, str | None, list[str]] | None":
+    """`exec [-t SESSION] [--cwd DIR] [--] COMMAND...` as (target, cwd, command words);
+    None for anything else (an unknown option, no command, --help), which cmd/exec.py's
+    parser answers."""
+    target = cwd = None
+    index = 0
+    while index < len(args):
+        word = args[index]
+        if word == "--":
+            index += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        if word in ("-t", "--cwd"):
+            if index + 1 == len(args):
+                return None
+            value, index = args[index + 1], index + 2
+        elif word.startswith("-t") or word.startswith("--cwd="):
+            value, index = word[2:] if word[1] == "t" else word[6:], index + 1
+        else:
+            return None
+        if word.startswith("-t"):
+            target = value
+        else:
+            cwd = value
+    words = args[index:]
+    return (target, cwd, words) if words else None
+
+
+def _text_environ() -> dict[str, str]:
+    """os.environ without os: posix.environ's bytes decoded as os decodes them."""
+    return {wire.fsdecode(key): wire.fsdecode(value) for key, value in posix.environ.items()}
+
+
 def _full(args: list[str]) -> int:
     """The full command line, for what the thin path does not take. Started without
     `site` (bin/termhost's interpreter runs with -S), the site-packages and .pth files it
@@ -138,32 +217,87 @@ def _fail(message: str) -> int:
     return 1
 
 
+def exec_failed(message: str) -> int:
+    """`termhost exec` failed before its command could run: say why; status 1."""
+    sys.stderr.write(f"termhost exec: {message}\n")
+    return 1
+
+
+def first_line(stderr: bytes, verb: str, status: int) -> str:
+    """What a failed command said, for a verb that reports it in its own words: the first
+    line the server wrote, or its exit status if it wrote nothing."""
+    said = stderr.decode(errors="replace").strip().splitlines()
+    return said[0] if said else f"{verb} failed (exit status {status})"
+
+
+SHELL_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-")
+"""The characters shlex.quote leaves unquoted."""
+
+
+def shell_join(words: "Sequence[str]") -> str:
+    """shlex.join without shlex (which imports re): each word as shlex.quote quotes it,
+    so that `exec -- A B` runs what ssh would."""
+    return " ".join(word if word and SHELL_SAFE.issuperset(word)
+                    else "'" + word.replace("'", "'\"'\"'") + "'" for word in words)
+
+
+def snapshot_query(target: str | None) -> list[str]:
+    """The command that asks the server for what `run_in_snapshot` needs, once the
+    snapshot of the session `target` (None: the server's default) is ready."""
+    return ["show-snapshot", "-e", "-w", *(["-t", target] if target is not None else [])]
+
+
+def run_in_snapshot(record: bytes, cwd: str | None, words: "Sequence[str]") -> int:
+    """Become the shell that runs `words` in a session's snapshot, from show-snapshot -e's
+    `record` (the snapshot's directory, then the shell's argv, NUL-separated): in `cwd`
+    or the snapshot's directory, with the environment the stored script exports and only
+    this terminal's TERM of ours. One word is a command line as it is; several are joined
+    as shlex.join joins them. Returns only if the shell cannot start (status 1)."""
+    directory, *argv = record.removesuffix(b"\n").split(b"\0")
+    if len(argv) < 2:
+        return exec_failed("the server sent no command line for the snapshot")
+    command = words[0] if len(words) == 1 else shell_join(words)
+    place = wire.fsencode(cwd) if cwd is not None else directory
+    env = {b"TERM": posix.environ[b"TERM"]} if b"TERM" in posix.environ else {}
+    try:
+        posix.chdir(place)
+        posix.execve(argv[0], [*argv, wire.fsencode(command)], env)
+    except OSError as error:
+        where = error.filename if error.filename is not None else argv[0]
+        shown = where.decode(errors="replace") if isinstance(where, bytes) else str(where)
+        return exec_failed(f"{shown}: {error.strerror or error}")
+    return 1  # execve does not return
+
+
 def greeting(force_256: bool) -> bytes:
     """HELLO and what the server should know of this client before its command: its
     environment, directory and terminal (if stdin is one; TTY_OUTPUT if stdout is the
     same terminal, which an attached client's server may then write to itself)."""
-    env = {**os.environ, wire.FORCE_256_VARIABLE: "1"} if force_256 else os.environ
+    env = posix.environ
+    if force_256:
+        env = {**env, wire.fsencode(wire.FORCE_256_VARIABLE): b"1"}
     try:
-        cwd = os.getcwd()
+        cwd = posix.getcwdb()
     except OSError:
-        cwd = ""  # a removed directory: the server uses its own
+        cwd = b""  # a removed directory: the server uses its own
     frames = (wire.hello() + wire.frame(wire.ENVIRON, wire.encode_environ(env))
-              + wire.frame(wire.CWD, os.fsencode(cwd)))
+              + wire.frame(wire.CWD, cwd))
     try:
-        tty = os.ttyname(0)
+        tty = posix.ttyname(0)
     except OSError:
         return frames  # stdin is not a terminal
-    frames += wire.frame(wire.TTY, os.fsencode(tty))
+    frames += wire.frame(wire.TTY, wire.fsencode(tty))
     try:
-        same = os.path.samefile(tty, "/proc/self/fd/1")
-    except (OSError, ValueError):
+        terminal, output = posix.stat(tty), posix.fstat(1)
+        same = (terminal.st_dev, terminal.st_ino) == (output.st_dev, output.st_ino)
+    except OSError:
         same = False
     return frames + wire.frame(wire.TTY_OUTPUT) if same else frames
 
 
-def exchange(sock: socket, argv: Sequence[str], force_256: bool = False,
-             out: Callable[[bytes], object] | None = None,
-             err: Callable[[bytes], object] | None = None) -> int:
+def exchange(sock: socket, argv: "Sequence[str]", force_256: bool = False,
+             out: "Callable[[bytes], object] | None" = None,
+             err: "Callable[[bytes], object] | None" = None) -> int:
     """Send the command `argv` and relay the server's answer: its output to `out` and
     `err` (this process's stdout and stderr if None), this process's stdin when it asks
     for it; its exit status."""
@@ -207,7 +341,7 @@ def send_stdin(sock: socket, fd: int = 0) -> None:
     unreadable stdin is an empty one."""
     while True:
         try:
-            data = os.read(fd, 65536)
+            data = posix.read(fd, 65536)
         except OSError:
             data = b""
         sock.sendall(wire.frame(wire.STDIN, data))
@@ -221,6 +355,6 @@ def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         try:
-            view = view[os.write(fd, view):]
+            view = view[posix.write(fd, view):]
         except BrokenPipeError:
             return

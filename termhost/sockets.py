@@ -5,11 +5,12 @@ strings, so that finding a running server costs a command line no imports.
 BASE/termhost-EUID/NAME, BASE being $TERMHOST_TMPDIR, else $XDG_RUNTIME_DIR, else /tmp
 (empty variables count as unset); -S PATH instead, made absolute; without either, the
 server of the pane the command runs in ($TERMHOST, as tmux reads $TMUX), else "default".
+
+posix rather than os, and string annotations rather than `from __future__`: both imports
+cost the thin client more than its round trip.
 """
 
-from __future__ import annotations
-
-import os
+import posix
 import stat
 from _socket import AF_UNIX, SOCK_STREAM, socket
 
@@ -41,14 +42,28 @@ def connect(path: str) -> socket:
     return sock
 
 
-def socket_dir(env: Mapping[str, str]) -> str:
+def absolute(path: str) -> str:
+    """os.path.abspath without os: `path` from the working directory, with "." and ".."
+    resolved by name (as abspath does, symbolic links untouched)."""
+    if not path.startswith("/"):
+        path = f"{posix.getcwd()}/{path}"
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            del parts[-1:]
+        elif part and part != ".":
+            parts.append(part)
+    return "/" + "/".join(parts)
+
+
+def socket_dir(env: "Mapping[str, str]") -> str:
     """BASE/termhost-EUID; nothing is created here. The base is made absolute, so that
     a server and a client started from different directories agree."""
     base = env.get("TERMHOST_TMPDIR") or env.get("XDG_RUNTIME_DIR") or "/tmp"
-    return os.path.join(os.path.abspath(base), f"termhost-{os.geteuid()}")
+    return f"{absolute(base).rstrip('/')}/termhost-{posix.geteuid()}"
 
 
-def pane_socket(env: Mapping[str, str]) -> tuple[str, int, int] | None:
+def pane_socket(env: "Mapping[str, str]") -> tuple[str, int, int] | None:
     """$TERMHOST read back as (socket, server pid, session id), or None when it is unset
     or not ours. The socket path may hold commas: the pid and the id are the last two."""
     socket, _, rest = env.get(PANE_VARIABLE, "").rpartition(",")
@@ -59,14 +74,14 @@ def pane_socket(env: Mapping[str, str]) -> tuple[str, int, int] | None:
 
 
 def socket_path(name: str | None, path: str | None,
-                env: Mapping[str, str]) -> str:
+                env: "Mapping[str, str]") -> str:
     """The socket for `-L NAME` (a file in `socket_dir`) or `-S PATH`; `-S` wins, as in
     tmux. A NAME is a file name, never a path: one with "/" (or ".", "..", "") would put
     the socket outside the checked directory."""
     if path is not None:
         if not path:
             raise SocketError("empty socket path: give -S a file name")
-        return os.path.abspath(path)
+        return absolute(path)
     if name is None:
         inside = pane_socket(env)
         if inside is not None:
@@ -76,17 +91,17 @@ def socket_path(name: str | None, path: str | None,
         raise SocketError(
             f"invalid socket name {name!r}: -L takes a plain file name (use -S PATH for a path)"
         )
-    return os.path.join(socket_dir(env), name)
+    return f"{socket_dir(env)}/{name}"
 
 
-def ensure_socket_dir(directory: str | PathLike[str]) -> None:
+def ensure_socket_dir(directory: "str | PathLike[str]") -> None:
     """Create `directory` 0700 if missing, then refuse it unless it is ours alone.
 
     Another process creating it at the same moment is fine: whoever made it, the checks that
     follow decide whether it may be used.
     """
     try:
-        os.mkdir(directory, 0o700)
+        posix.mkdir(directory, 0o700)
     except FileExistsError:
         pass
     except OSError as error:
@@ -94,14 +109,14 @@ def ensure_socket_dir(directory: str | PathLike[str]) -> None:
     check_socket_dir(directory)
 
 
-def check_socket_dir(directory: str | PathLike[str]) -> None:
+def check_socket_dir(directory: "str | PathLike[str]") -> None:
     """The checks of `ensure_socket_dir` without creating anything (for clients).
 
     lstat, not stat: a symlink planted in a shared /tmp would send our socket, and whoever
     connects to it, wherever its maker chose.
     """
     try:
-        info = os.lstat(directory)
+        info = posix.lstat(directory)
     except FileNotFoundError:
         raise SocketError(
             f"socket directory {directory} does not exist: no server has been started there"
@@ -117,7 +132,7 @@ def check_socket_dir(directory: str | PathLike[str]) -> None:
         )
     if not stat.S_ISDIR(info.st_mode):
         raise SocketError(f"socket directory {directory} is not a directory: remove it")
-    euid = os.geteuid()
+    euid = posix.geteuid()
     if info.st_uid != euid:
         raise SocketError(
             f"socket directory {directory} is owned by uid {info.st_uid}, not by you "

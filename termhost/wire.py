@@ -1,6 +1,7 @@
 """The bytes of termhost's protocol, and nothing heavier: what the thin client (front.py)
-needs to talk to a server, without enum, typing or dataclasses, each of which costs a
-command line more than its whole round trip to a running server.
+needs to talk to a server, without os, struct, enum, typing or dataclasses, each of which
+costs a command line more than its whole round trip to a running server (the annotations
+are strings for the same reason: `from __future__` is an import too).
 
 A frame is a type byte, a big-endian u32 payload length, and the payload. The frame
 types are plain ints here; mux/protocol.py is the server's view of the same protocol
@@ -8,10 +9,7 @@ types are plain ints here; mux/protocol.py is the server's view of the same prot
 client sends) and takes every number and encoding from this module.
 """
 
-from __future__ import annotations
-
-import os
-import struct
+import sys
 
 TYPE_CHECKING = False  # typing's own import costs the thin path; mypy reads the name
 if TYPE_CHECKING:
@@ -47,10 +45,12 @@ EXEC = 31
 READ_STDIN = 32
 STDIN = 33
 
-HEADER = struct.Struct(">BI")
-HELLO_BODY = struct.Struct(">8sH")
-SIZE_BODY = struct.Struct(">HH")
-EXIT_BODY = struct.Struct(">i")
+HEADER_SIZE = 5
+"""A frame's header: the type (u8) and the payload's length (big-endian u32)."""
+EXIT_SIZE = 4
+"""An EXIT payload: the status, a big-endian signed 32-bit int."""
+SIZE_SIZE = 4
+"""A RESIZE payload: columns and rows, big-endian u16 each."""
 
 FORCE_256_VARIABLE = "TERMHOST_CLIENT_FORCE_256"
 """Set in the environment a client sends (never in its own) for `termhost -2`: its
@@ -65,38 +65,35 @@ def frame(kind: int, payload: bytes = b"") -> bytes:
     """One frame, ready to write."""
     if len(payload) > MAX_PAYLOAD:
         raise WireError(f"a frame of type {kind} and {len(payload)} bytes is over the limit")
-    return HEADER.pack(kind, len(payload)) + payload
+    return kind.to_bytes(1, "big") + len(payload).to_bytes(4, "big") + payload
 
 
 def take_frames(buffer: bytearray, max_payload: int = MAX_PAYLOAD) -> list[tuple[int, bytes]]:
     """The whole frames at the front of `buffer` as (type, payload), removed from it; an
     incomplete one stays for the next read. The types are not checked here."""
     frames = []
-    while len(buffer) >= HEADER.size:
-        kind, length = HEADER.unpack_from(buffer)
+    while len(buffer) >= HEADER_SIZE:
+        kind, length = buffer[0], int.from_bytes(buffer[1:HEADER_SIZE], "big")
         if length > max_payload:
             raise WireError(f"a frame of type {kind} and {length} bytes is over the limit")
-        end = HEADER.size + length
+        end = HEADER_SIZE + length
         if len(buffer) < end:
             break
-        frames.append((kind, bytes(buffer[HEADER.size:end])))
+        frames.append((kind, bytes(buffer[HEADER_SIZE:end])))
         del buffer[:end]
     return frames
 
 
 def hello(version: int = PROTOCOL_VERSION) -> bytes:
     """The HELLO frame both sides send first."""
-    return frame(HELLO, HELLO_BODY.pack(MAGIC, version))
+    return frame(HELLO, MAGIC + version.to_bytes(2, "big"))
 
 
 def hello_version(payload: bytes) -> int:
     """The peer's protocol version from its HELLO; WireError if it is no termhost peer."""
-    if len(payload) != HELLO_BODY.size:
+    if len(payload) != len(MAGIC) + 2 or not payload.startswith(MAGIC):
         raise WireError("the peer is not a termhost client or server")
-    magic, version = HELLO_BODY.unpack(payload)
-    if magic != MAGIC:
-        raise WireError("the peer is not a termhost client or server")
-    return int(version)
+    return int.from_bytes(payload[len(MAGIC):], "big")
 
 
 def version_mismatch(ours: int, theirs: int) -> str:
@@ -107,9 +104,19 @@ def version_mismatch(ours: int, theirs: int) -> str:
     )
 
 
-def encode_argv(argv: Sequence[str]) -> bytes:
+def fsencode(text: str) -> bytes:
+    """os.fsencode, without os."""
+    return text.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+
+
+def fsdecode(data: bytes) -> str:
+    """os.fsdecode, without os."""
+    return data.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+
+
+def encode_argv(argv: "Sequence[str]") -> bytes:
     """A command line: arguments NUL-separated, bytes as the OS would give them."""
-    encoded = [os.fsencode(arg) for arg in argv]
+    encoded = [fsencode(arg) for arg in argv]
     if any(b"\0" in arg for arg in encoded):
         raise ValueError("an argument contains a NUL byte")
     return b"\0".join(encoded)
@@ -117,16 +124,25 @@ def encode_argv(argv: Sequence[str]) -> bytes:
 
 def decode_argv(payload: bytes) -> list[str]:
     """The inverse of encode_argv (an empty payload is an empty command line)."""
-    return [os.fsdecode(arg) for arg in payload.split(b"\0")] if payload else []
+    return [fsdecode(arg) for arg in payload.split(b"\0")] if payload else []
 
 
-def encode_environ(env: Mapping[str, str]) -> bytes:
-    """An environment for ENVIRON (NUL-separated KEY=VALUE)."""
-    return encode_argv([f"{key}={value}" for key, value in env.items()])
+def encode_environ(env: "Mapping[bytes, bytes]") -> bytes:
+    """An environment for ENVIRON (NUL-separated KEY=VALUE), from bytes as posix.environ
+    (os.environb) holds them: the thin client has no os."""
+    entries = [key + b"=" + value for key, value in env.items()]
+    if any(b"\0" in entry for entry in entries):
+        raise ValueError("an argument contains a NUL byte")
+    return b"\0".join(entries)
+
+
+def encode_exit(status: int) -> bytes:
+    """An exit status for EXIT."""
+    return status.to_bytes(EXIT_SIZE, "big", signed=True)
 
 
 def decode_exit(payload: bytes) -> int:
     """The exit status from an EXIT payload."""
-    if len(payload) != EXIT_BODY.size:
-        raise WireError(f"an EXIT payload is {EXIT_BODY.size} bytes, not {len(payload)}")
-    return int(EXIT_BODY.unpack(payload)[0])
+    if len(payload) != EXIT_SIZE:
+        raise WireError(f"an EXIT payload is {EXIT_SIZE} bytes, not {len(payload)}")
+    return int.from_bytes(payload, "big", signed=True)

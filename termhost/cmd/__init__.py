@@ -49,11 +49,11 @@ class Where(NamedTuple):
 
 def ask(where: Where, *argv: str) -> bytes:
     """What the server prints for one tmux verb; ServerSaid with its error if it fails."""
+    from termhost.front import first_line
     from termhost.mux import client  # only for the verbs that need a server
 
     stdout, stderr = io.BytesIO(), io.BytesIO()
     status = client.run(argv, where.socket, stdout=stdout, stderr=stderr)
     if status != 0:
-        said = stderr.getvalue().decode(errors="replace").strip().splitlines()
-        raise ServerSaid(said[0] if said else f"{argv[0]} failed (exit status {status})")
+        raise ServerSaid(first_line(stderr.getvalue(), argv[0], status))
     return stdout.getvalue()

@@ -10,23 +10,18 @@ this terminal and its exit status is this verb's: once the snapshot is found, th
 becomes the shell (execve), so nothing of Python stands between the command and the
 terminal, or is left to wind down after it.
 
-Usually this module does not run at all: the installed `termhost` is bin/termhost, which
-runs the same command line itself, without Python, when the session's snapshot is ready
-(termhost.snapshot.index). This is the path for the rest: a snapshot still being taken
-(-w waits for it), a target given by prefix, no server, a usage error. It imports little:
-the shells' module for the argv, not the capture machinery.
+Usually this module does not run at all: the thin client (termhost.front) runs `exec`
+itself, with the same two steps (`snapshot_query`, `run_in_snapshot`). This is the path for
+what it leaves: --help and usage errors in argparse's words, and no server running.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shlex
-import sys
+import argparse
 from collections.abc import Sequence
 
-from termhost.cmd import EXIT_FAILURE, ServerSaid, VerbParser, Where, ask
-from termhost.snapshot.shells import exec_argv
+from termhost.cmd import ServerSaid, VerbParser, Where, ask
+from termhost.front import exec_failed, run_in_snapshot, snapshot_query
 
 __all__ = ["main"]
 
@@ -40,7 +35,8 @@ def _parser() -> VerbParser:
                         help="the session (default: the one this runs in, else the most recent)")
     parser.add_argument("--cwd", metavar="DIR",
                         help="where the command runs (default: the snapshot's directory)")
-    parser.add_argument("command", nargs="+", metavar="-- COMMAND", help="what to run")
+    parser.add_argument("command", nargs=argparse.REMAINDER, metavar="[--] COMMAND...",
+                        help="what to run; its own options follow it")
     return parser
 
 
@@ -50,18 +46,8 @@ def main(argv: Sequence[str], where: Where) -> int:
     words = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not words:
         _parser().error("no command to run")
-    command = words[0] if len(words) == 1 else shlex.join(words)
-    target = ["-t", args.target] if args.target else []
     try:
-        stored = json.loads(ask(where, "show-snapshot", "-s", "-w", *target))
-        shell_argv = [*exec_argv(stored["kind"], stored["shell"], stored["script"]), command]
-        os.chdir(args.cwd or stored["cwd"])
-        # The script exports the session's environment; only the terminal is this one's.
-        env = {key: os.environ[key] for key in ("TERM",) if key in os.environ}
-        sys.stdout.flush()
-        os.execve(shell_argv[0], shell_argv, env)
-    except (ServerSaid, ValueError, KeyError) as error:
-        sys.stderr.write(f"{_PROG}: {error}\n")
-    except OSError as error:
-        sys.stderr.write(f"{_PROG}: {error.filename or args.cwd}: {error.strerror or error}\n")
-    return EXIT_FAILURE
+        record = ask(where, *snapshot_query(args.target))
+    except ServerSaid as error:
+        return exec_failed(str(error))
+    return run_in_snapshot(record, args.cwd, words)

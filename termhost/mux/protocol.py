@@ -53,6 +53,7 @@ version_mismatch = wire.version_mismatch
 encode_argv = wire.encode_argv
 decode_argv = wire.decode_argv
 decode_exit = wire.decode_exit
+encode_exit = wire.encode_exit
 
 
 class FrameType(enum.IntEnum):
@@ -174,7 +175,8 @@ def decode_hello(frame: Frame) -> int:
 
 def encode_environ(env: Mapping[str, str]) -> bytes:
     """An environment for ENVIRON."""
-    return encode_argv([f"{key}={value}" for key, value in env.items()])
+    return wire.encode_environ({wire.fsencode(key): wire.fsencode(value)
+                                for key, value in env.items()})
 
 
 def decode_environ(payload: bytes) -> dict[str, str]:
@@ -186,20 +188,15 @@ def encode_size(cols: int, rows: int) -> bytes:
     """A terminal size for RESIZE."""
     if not (0 < cols <= 0xFFFF and 0 < rows <= 0xFFFF):
         raise ValueError(f"terminal size {cols}x{rows} is out of range")
-    return wire.SIZE_BODY.pack(cols, rows)
+    return cols.to_bytes(2, "big") + rows.to_bytes(2, "big")
 
 
 def decode_size(payload: bytes) -> tuple[int, int]:
     """(cols, rows) from a RESIZE payload."""
-    size = wire.SIZE_BODY
-    if len(payload) != size.size:
-        raise ProtocolError(f"a RESIZE payload is {size.size} bytes, not {len(payload)}")
-    cols, rows = size.unpack(payload)
+    if len(payload) != wire.SIZE_SIZE:
+        raise ProtocolError(f"a RESIZE payload is {wire.SIZE_SIZE} bytes, not {len(payload)}")
+    cols, rows = int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big")
     if not cols or not rows:
         raise ProtocolError(f"terminal size {cols}x{rows} is out of range")
     return int(cols), int(rows)
 
-
-def encode_exit(status: int) -> bytes:
-    """An exit status for EXIT."""
-    return wire.EXIT_BODY.pack(status)

@@ -73,7 +73,7 @@ from termhost.mux.snapshots import SessionSnapshot
 from termhost.mux.tty_input import TtyInput
 from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
-from termhost.snapshot import index
+from termhost.snapshot import store as snapshot_store
 from termhost.snapshot.queue import CaptureQueue
 
 if TYPE_CHECKING:
@@ -140,8 +140,8 @@ class Server:
         """The -f file has been run: the first client's commands wait for it, as tmux's
         do, while other clients (a command the file itself runs) go ahead."""
         self._first_client = True
-        self.snapshots = index.server_dir(os.environ, path)
-        """Where the sessions' snapshots go (termhost.snapshot.index): emptied as the
+        self.snapshots = snapshot_store.server_dir(os.environ, path)
+        """Where the sessions' snapshots go (termhost.snapshot.store): emptied as the
         server starts and as it ends, so that no dead server's snapshot is ever used."""
         self.captures = CaptureQueue()
         self.control = ControlHub(self)

@@ -6,26 +6,22 @@ parsed and validated) is termhost/snapshot's, through the server's one CaptureQu
 (bounded, shared by identical sessions); this module decides when, keeps the state a
 client asks about (`#{snapshot_status}`, `termhost snapshot`, `termhost exec`) and the
 files: a 0700 directory of 0600 files per session in the server's directory under
-`$XDG_STATE_HOME/termhost/snapshots/`, with the `exec` file and name link through which
-the sh front runs `termhost exec` without Python (the layout is termhost.snapshot.index's),
-all removed with the session. Nothing of a snapshot reaches the server's log: values are
+`$XDG_STATE_HOME/termhost/snapshots/` (the layout is termhost.snapshot.store's), removed
+with the session. Nothing of a snapshot reaches the server's log: values are
 secrets.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from termhost.snapshot import index
 from termhost.snapshot.errors import SnapshotError, UnsupportedShell
 from termhost.snapshot.model import Snapshot
 from termhost.snapshot.queue import CaptureQueue
-from termhost.snapshot.shells import exec_argv
 from termhost.snapshot.store import SCRIPT_NAME, ensure_private_dir, store
 
 __all__ = ["RETRIES", "SessionSnapshot"]
@@ -41,7 +37,7 @@ class SessionSnapshot:
 
     def __init__(self, shell: str, cwd: str | None, env: Mapping[str, str], server_dir: Path,
                  session_id: int, name: str, timeout: float, captures: CaptureQueue) -> None:
-        """`server_dir` is the server's (index.server_dir): one per socket, so that two
+        """`server_dir` is the server's (store.server_dir): one per socket, so that two
         servers (-L) never share a file; `captures` is the server's queue."""
         self.shell, self.cwd, self.env = shell, cwd, dict(env)
         self.captures = captures
@@ -56,21 +52,19 @@ class SessionSnapshot:
         self._done = asyncio.Event()
 
     def register(self) -> None:
-        """Make the session's directory, snapshot or not: the front's "most recent
-        session" is then this one, whose snapshot it leaves to the server to take."""
+        """Make the session's directory, snapshot or not."""
         try:
-            index.ensure_server_dir(self.server_dir)
+            ensure_private_dir(self.server_dir.parent)
+            ensure_private_dir(self.server_dir)
             ensure_private_dir(self.directory)
         except (SnapshotError, OSError):
             pass  # storing a snapshot will fail the same way, and say so
 
     def start(self, *, fresh: bool = False) -> None:
         """Take it in the background: the session does not wait. `fresh` (--refresh)
-        takes a new one rather than share another session's, and the front stops using
-        the old one at once."""
+        takes a new one rather than share another session's; exec waits for it."""
         if self._task is not None and not self._task.done():
             return
-        index.retract(self.directory)
         self.status, self._done = "pending", asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._take(fresh))
 
@@ -83,23 +77,19 @@ class SessionSnapshot:
         await self._done.wait()
 
     def rename(self, name: str) -> None:
-        """rename-session: the front finds the session by its new name only."""
-        index.link_name(self.server_dir, self.session_id, name, old=self.name)
+        """rename-session."""
         self.name = name
 
     def discard(self) -> None:
         """The session ended: the capture stops (its group killed) and the files go."""
         if self._task is not None:
             self._task.cancel()
-        index.unlink_name(self.server_dir, self.session_id, self.name)
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def _store(self, snapshot: Snapshot) -> None:
-        index.ensure_server_dir(self.server_dir)
+        ensure_private_dir(self.server_dir.parent)
+        ensure_private_dir(self.server_dir)
         store(snapshot, self.directory)
-        argv = exec_argv(snapshot.kind, snapshot.shell, str(self.script))
-        index.publish(self.directory, os.getpid(), snapshot.cwd, argv)
-        index.link_name(self.server_dir, self.session_id, self.name)
 
     async def _take(self, fresh: bool) -> None:
         try:

@@ -197,7 +197,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
         Verb("show-options", ("show",), "AgHpqst:vw", 0, 1,
              "[-AgHpqsvw] [-t target-pane] [option]"),
         Verb("show-prompt-history", ("showphist",), "T:", 0, 0, "[-T type]"),
-        Verb("show-snapshot", (), "jrswt:", 0, 0, "[-jrsw] [-t target-session]", own=True),
+        Verb("show-snapshot", (), "ejrwt:", 0, 0, "[-ejrw] [-t target-session]", own=True),
         Verb("show-window-options", ("showw",), "gvt:", 0, 1, "[-gv] [-t target-window] [option]"),
         Verb("source-file", ("source",), "Fnqv", 1, -1, "[-Fnqv] path ..."),
         Verb("split-window", ("splitw",), "bc:de:fF:hIl:p:Pt:vZ", 0, -1,

@@ -1,5 +1,14 @@
 """Snapshots on disk: `snapshot.json` and its rendering `snapshot.sh`, in a private directory.
 
+A server keeps its sessions' snapshots under one directory per socket, so that two servers
+(-L) never share a file:
+
+    STATE/termhost/snapshots/                 0700 (`root`); STATE is $XDG_STATE_HOME
+        %2Ftmp%2Ftermhost-1000%2Fdefault/     a server: its socket path with "%" and "/"
+                                              percent-encoded (`server_dir`); 0700,
+                                              emptied as a server starts on that socket
+            3/                                a session, by id: snapshot.json, snapshot.sh
+
 Snapshots hold secrets (tokens in the environment), so the directory is ours alone (0700,
 owned by our euid, not a symlink: the same checks `termhost.mux.paths` makes for the
 socket directory) and each file is born 0600. Files are replaced atomically (temp file,
@@ -21,17 +30,40 @@ import secrets
 import shutil
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from termhost.snapshot.errors import SnapshotError
 from termhost.snapshot.model import Snapshot
 from termhost.snapshot.shells import exec_script
 
-__all__ = ["JSON_NAME", "SCRIPT_NAME", "ensure_private_dir", "load", "store", "write_private"]
+__all__ = [
+    "JSON_NAME",
+    "SCRIPT_NAME",
+    "ensure_private_dir",
+    "load",
+    "root",
+    "server_dir",
+    "store",
+    "write_private",
+]
 
 JSON_NAME = "snapshot.json"
 SCRIPT_NAME = "snapshot.sh"
 FUNCTIONS_PREFIX = "functions."
+
+
+def root(env: Mapping[str, str]) -> Path:
+    """STATE/termhost/snapshots, STATE being $XDG_STATE_HOME, else ~/.local/state."""
+    base = env.get("XDG_STATE_HOME") or os.path.join(env.get("HOME", "~"), ".local", "state")
+    return Path(os.path.expanduser(base)) / "termhost" / "snapshots"
+
+
+def server_dir(env: Mapping[str, str], socket: Path) -> Path:
+    """The directory of the server listening on `socket` (an absolute path): percent-
+    encoding only "%" and "/" keeps the name one path component, unique per socket."""
+    encoded = os.fspath(socket).replace("%", "%25").replace("/", "%2F")
+    return root(env) / encoded
 
 
 def store(snapshot: Snapshot, directory: Path | str) -> Path:

@@ -12,13 +12,13 @@ from termhost.mux.commands import (
     command,
     find_session,
 )
-from termhost.snapshot.shells import to_script
+from termhost.snapshot.shells import exec_argv, to_script
 
 
 @command("show-snapshot")
 async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    """The snapshot of the session -t as a script to source (-j: JSON; -s: where the stored
-    script is, with the shell and cwd, for termhost exec); -r takes a new one and waits
+    """The snapshot of the session -t as a script to source (-j: JSON; -e: what termhost
+    exec runs, see termhost.front.run_in_snapshot); -r takes a new one and waits
     for it, -w waits for one still being taken. One never taken (the snapshots option is
     off) is taken now, and waited for."""
     session = find_session(context.server, flags.get("t"))
@@ -38,9 +38,9 @@ async def show_snapshot(context: Context, flags: dict[str, str], args: list[str]
     if kept.status == "failed" or kept.snapshot is None:
         raise CommandError(f"the snapshot of session {session.name} failed: {kept.error}")
     snapshot = kept.snapshot
-    if "s" in flags:
-        text = json.dumps({"shell": snapshot.shell, "kind": snapshot.kind,
-                           "cwd": snapshot.cwd, "script": str(kept.script)})
+    if "e" in flags:  # the snapshot's directory, then the shell's argv, NUL-separated
+        text = "\0".join([snapshot.cwd, *exec_argv(snapshot.kind, snapshot.shell,
+                                                      str(kept.script))])
     elif "j" in flags:
         text = json.dumps(snapshot.to_json(), ensure_ascii=False)
     else:

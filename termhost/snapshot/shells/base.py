@@ -122,7 +122,7 @@ class ShellLanguage(ABC):
         (zsh and fish parse a whole `-c` string before running any of it), and `set --`
         inside the evaluated text leaves the command no arguments, as a `-c` string has.
         The command travels as an argument, never spliced into the body, so the body is
-        fixed per snapshot: the sh front (termhost.snapshot.index) stores it once.
+        fixed per snapshot.
         """
         return f'{self.source_line(script_path)}\neval "set --\n$1"'
 
