@@ -71,11 +71,13 @@ class PrivateTermhost(PrivateServer):
     benchmark ran itself on `base` (a `termhost new-session` in a PTY).
     """
 
-    def __init__(self, name: str, *, cols: int = 80, rows: int = 24) -> None:
+    def __init__(self, name: str, *, cols: int = 80, rows: int = 24,
+                 command: Sequence[str] | None = None) -> None:
+        """`command`: how to run termhost (default: `termhost_command()`)."""
         self.directory = Path(tempfile.mkdtemp(prefix=f"termhost-bench-{name}-"))
         self.socket = f"bench-{name}"
         self.cols, self.rows = cols, rows
-        self.base = [*termhost_command(), "-L", self.socket, "-f", "/dev/null"]
+        self.base = [*(command or termhost_command()), "-L", self.socket, "-f", "/dev/null"]
         """The start of every command line for this server."""
         env = {key: value for key, value in environment().items() if key != "TERMHOST"}
         self.env = env | {"TERMHOST_TMPDIR": str(self.directory)}

@@ -3,13 +3,16 @@ but posix, sys, _socket and termhost's framing (wire.py) and socket rules (socke
 
 Scripts, status lines and libraries (libtmux, vim-tmux-navigator) run hundreds of short
 commands; each pays the interpreter's start and this module's work, nothing more. A
-command line takes this path when it is a tmux verb that neither attaches nor starts a
-server: the verb is sent as it is and the server parses it, as tmux's client sends its
-argv. Everything else goes to the full command line (termhost.cli), which this hands the
-same arguments: no verb or `--help`, termhost's own verbs (record, tape, snapshot...),
-attach-session and new-session, control mode, a list of commands (`\\;`), a spelling the
-table does not hold exactly (a prefix, a command-alias), and no server to talk to (the
-full path starts one, or says none is running, in tmux's words).
+command line takes this path when it is a tmux verb that does not attach (new-session
+with -d included): the verb is sent as it is and the server parses it, as tmux's client
+sends its argv. With no server running, a verb that starts one (tmux's CMD_STARTSERVER:
+new-session -d, start-server...) starts it here too (termhost.starting), its flags
+checked first against the command table (mux/verbs.py, plain data), so that a refused
+command starts nothing. Everything else goes to the full command line (termhost.cli),
+which this hands the same arguments: no verb or `--help`, termhost's own verbs (record,
+tape, snapshot...), attach-session and an attaching new-session, control mode, a list
+of commands (`\\;`), a spelling the table does not hold exactly (a command-alias), and
+any other verb with no server to talk to (it says none is running, in tmux's words).
 
 `termhost exec` runs here too (`run_in_snapshot`): the server names the session's stored
 snapshot and the shell that sources it (show-snapshot -e), and this process becomes that
@@ -73,8 +76,10 @@ RELAYED = frozenset({
     "wait-for",
 })
 """The verbs (names and tmux's aliases, from mux.verbs.VERBS) that go to a running
-server as they are: all but attach-session and new-session, which attach, and `run`,
-which the full path checks for a tape. tests/test_front.py holds it to the table."""
+server as they are: all but attach-session and new-session, which may attach (a
+new-session with -d goes too, `_detached_new_session`), and `run`, which the full path
+checks for a tape. A literal, not read from the table: importing it would cost every
+command. tests/test_front.py holds it to the table."""
 
 
 class FrontError(Exception):
@@ -101,19 +106,27 @@ def main(argv: list[str] | None = None) -> int:
     parsed = _global_options(args)
     if parsed is None:
         return _full(args)
-    name, path, force_256, command = parsed
+    name, path, config, force_256, command = parsed
     in_snapshot = None
     if command[:1] == ["exec"]:
         in_snapshot = _exec_options(command[1:])
         if in_snapshot is None:
             return _full(args)  # a usage error, or --help: argparse's words
         command = snapshot_query(in_snapshot[0])
-    elif not command or command[0] not in RELAYED or any(word.endswith(";") for word in command):
+    elif not command or any(word.endswith(";") for word in command) or (
+            command[0] not in RELAYED and not _detached_new_session(command)):
         return _full(args)
+    env = _text_environ()
     try:
-        sock = sockets.connect(sockets.socket_path(name, path, _text_environ()))
-    except (sockets.SocketError, OSError):
-        return _full(args)  # it says why, or starts a server
+        socket_path = sockets.socket_path(name, path, env)
+        sock = sockets.connect(socket_path)
+    except sockets.SocketError:
+        return _full(args)  # it says why
+    except OSError:
+        started = _start_server(socket_path, config, env, command)
+        if not isinstance(started, socket):
+            return _full(args) if started is None else started
+        sock = started
     try:
         if in_snapshot is not None:
             record, error = bytearray(), bytearray()
@@ -132,12 +145,53 @@ def main(argv: list[str] | None = None) -> int:
         sock.close()
 
 
-def _global_options(args: list[str]) -> tuple[str | None, str | None, bool, list[str]] | None:
+def _detached_new_session(command: list[str]) -> bool:
+    """Whether `command` is a new-session that does not attach (-d), which the thin path
+    takes as any other command: libtmux and scripts start every session so."""
+    from termhost.mux import verbs  # plain data, without typing: under a millisecond
+
+    verb = verbs.lookup(command[0])
+    if verb is None or verb.name != "new-session":
+        return False
+    try:
+        flags, _ = verbs.parse_flags(verb, command[1:])
+    except verbs.UsageError:
+        return True  # the server refuses it, as it would refuse it typed anywhere
+    return "d" in flags
+
+
+def _start_server(path: str, config: str | None, env: "dict[str, str]",
+                  command: list[str]) -> "socket | int | None":
+    """No server at `path`: for a verb that starts one (tmux's CMD_STARTSERVER) and does
+    not attach, start it and connect, as tmux's client does; a command refused for its
+    flags starts nothing (its error said here, status 1). None for every other verb,
+    which the full path answers ("no server running"); a status if the start failed."""
+    from termhost import starting
+    from termhost.mux import verbs
+
+    verb = verbs.lookup(command[0])
+    if verb is None or not verb.starts_server or verb.name == "attach-session":
+        return None
+    try:
+        verbs.parse_flags(verb, command[1:])
+    except verbs.UsageError as error:
+        sys.stderr.write(f"{error}\n")
+        return 1
+    try:
+        return starting.start_server(path, config or starting.default_config(env))
+    except (starting.ServerStartError, sockets.SocketError, OSError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return _fail(str(message))
+
+
+def _global_options(
+    args: list[str],
+) -> "tuple[str | None, str | None, str | None, bool, list[str]] | None":
     """tmux's options before the verb, those the thin path takes: -L NAME, -S PATH, -f
-    FILE (a running server has read its file already), -2, combined as getopt allows
-    (`-2L name`, `-Lname`); (name, path, force_256, the rest), or None for anything else
-    (-C, -V, -h, an unknown option), which the full path answers."""
-    name = path = None
+    FILE (read by a server this command starts), -2, combined as getopt allows (`-2L
+    name`, `-Lname`); (name, path, config, force_256, the rest), or None for anything
+    else (-C, -V, -h, an unknown option), which the full path answers."""
+    name = path = config = None
     force_256 = False
     index = 0
     while index < len(args) and args[index].startswith("-") and args[index] != "-":
@@ -161,8 +215,10 @@ def _global_options(args: list[str]) -> tuple[str | None, str | None, bool, list
                 name = letters
             elif letter == "S":
                 path = letters
+            else:
+                config = letters
             letters = ""
-    return name, path, force_256, args[index:]
+    return name, path, config, force_256, args[index:]
 
 
 def _exec_options(args: list[str]) -> "tuple[str | None, str | None, list[str]] | None":

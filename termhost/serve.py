@@ -8,6 +8,7 @@ server starts it (termhost/starting.py).
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -37,12 +38,17 @@ def tui_client(server: Server, session: Session, send: Callable[[bytes], None], 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The server process: bind the socket, serve until the last session ends. Its
-    command line is termhost.starting's, `--socket PATH [--config FILE]`, read without
-    argparse, which a cold start would pay for."""
+    command line is termhost.starting's, `--socket PATH [--ready FD] [--config FILE]`,
+    read without argparse, which a cold start would pay for. --ready names a pipe that
+    gets a line once the socket listens, and is closed: the starting command connects
+    then, rather than polling for the socket."""
     words = list(sys.argv[1:] if argv is None else argv)
     given = dict(zip(words[::2], words[1::2], strict=False))
-    if len(words) % 2 or "--socket" not in given or set(given) - {"--socket", "--config"}:
-        print("usage: termhost-server --socket PATH [--config FILE]", file=sys.stderr)
+    if (len(words) % 2 or "--socket" not in given
+            or set(given) - {"--socket", "--config", "--ready"}
+            or not given.get("--ready", "0").isdigit()):
+        print("usage: termhost-server --socket PATH [--ready FD] [--config FILE]",
+              file=sys.stderr)
         return 2
     socket_path, config = Path(given["--socket"]), given.get("--config")
     try:
@@ -50,6 +56,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SocketError as error:
         print(f"termhost server: {error}", file=sys.stderr)
         return 1
+    if "--ready" in given:
+        ready = int(given["--ready"])
+        try:
+            os.write(ready, b"\n")
+            os.close(ready)
+        except OSError:
+            pass  # the starting command is gone: nobody to tell
 
     async def run() -> None:
         await Server(socket_path, listener, tui_client).serve(config)

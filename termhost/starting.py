@@ -13,7 +13,6 @@ from __future__ import annotations
 import fcntl
 import os
 import sys
-import time
 
 from termhost import sockets
 
@@ -77,15 +76,24 @@ def start_server(path: str, config: str | None) -> socket:
             return sockets.connect(path)  # another command started it while we waited
         except (FileNotFoundError, ConnectionRefusedError):
             pass
-        pid = _spawn(path, config)
-        return _first_connection(path, pid)
+        ready, told = os.pipe2(os.O_CLOEXEC)
+        try:
+            logged = _log_size(path)
+            pid = _spawn(path, config, told)
+        finally:
+            os.close(told)
+        try:
+            return _first_connection(path, pid, ready, logged)
+        finally:
+            os.close(ready)
     finally:
         os.close(lock)
 
 
-def _spawn(path: str, config: str | None) -> int:
+def _spawn(path: str, config: str | None, ready: int) -> int:
     """The server process, in a session of its own (it outlives this command), its
-    output appended to the log beside the socket; its pid."""
+    output appended to the log beside the socket, told to write a line to the pipe
+    `ready` once it listens (serve.py's --ready); its pid."""
     from termhost.process.native import spawn_native  # ctypes: only a start pays for it
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,31 +103,50 @@ def _spawn(path: str, config: str | None) -> int:
     entries = dict.fromkeys([root, *(entry for entry in inherited if os.path.isabs(entry))])
     options = ["--config", os.path.abspath(config)] if config else []
     argv = [sys.executable, "-S", "-P", "-c", _BOOT, ":".join(entries), "--socket", path,
-            *options]
+            "--ready", str(ready), *options]
     log = os.open(f"{path}.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     null = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
     try:
         return spawn_native(os.fsencode(sys.executable), [os.fsencode(arg) for arg in argv],
-                            os.environb, stdio=(null, log, log), setsid=True)
+                            os.environb, stdio=(null, log, log), keep_fds=[ready],
+                            setsid=True)
     finally:
         os.close(log)
         os.close(null)
 
 
-def _first_connection(path: str, pid: int) -> socket:
-    """A connection to the server `pid` once it listens; an error naming its log when it
-    exits first or takes longer than START_TIMEOUT."""
-    deadline = time.monotonic() + START_TIMEOUT
-    delay = 0.001
-    while True:
-        try:
-            return sockets.connect(path)
-        except (FileNotFoundError, ConnectionRefusedError):
-            pass
-        if os.waitpid(pid, os.WNOHANG)[0] == pid:
-            raise ServerStartError(f"the server exited as it started: see {path}.log")
-        if time.monotonic() > deadline:
-            raise ServerStartError(f"the server did not start within {START_TIMEOUT:.0f} s: "
-                                   f"see {path}.log")
-        time.sleep(delay)  # polling the socket with a deadline, not synchronisation
-        delay = min(delay * 2, 0.02)
+def _log_size(path: str) -> int:
+    try:
+        return os.stat(f"{path}.log").st_size
+    except OSError:
+        return 0
+
+
+def _last_words(path: str, offset: int) -> str:
+    """The last line a server that just failed wrote to its log (from `offset`, where
+    the log ended as it started), for the error; "" if it wrote none."""
+    try:
+        with open(f"{path}.log", "rb") as log:
+            log.seek(offset)
+            lines = log.read(65536).decode(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return lines[-1].removeprefix("termhost server: ") if lines else ""
+
+
+def _first_connection(path: str, pid: int, ready: int, logged: int) -> socket:
+    """A connection to the server `pid` once it says it listens (a line on the pipe
+    `ready`); an error with its last words and its log's name when it exits first (the
+    pipe ends with no line) or takes longer than START_TIMEOUT. `logged`: the log's
+    size before the server started."""
+    from select import select
+
+    if not select([ready], [], [], START_TIMEOUT)[0]:
+        raise ServerStartError(f"the server did not start within {START_TIMEOUT:.0f} s: "
+                               f"see {path}.log")
+    if not os.read(ready, 1):
+        os.waitpid(pid, os.WNOHANG)  # reaped if it is gone; a server still starting is not
+        said = _last_words(path, logged)
+        raise ServerStartError(f"the server exited as it started: {said + ' ' if said else ''}"
+                               f"(see {path}.log)")
+    return sockets.connect(path)

@@ -1,5 +1,5 @@
 """The thin client (termhost.front): the command line a running server answers with
-nothing heavier than os, sys and _socket loaded, the command table it relays by, and a
+nothing heavier than posix, sys and _socket loaded, the command table it relays by, and a
 client's stdin for the verbs that read "-" (load-buffer -, source-file -), as tmux's."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from tests.conftest import BothServers
 ROOT = Path(termhost.__file__).resolve().parents[1]
 
 HEAVY = {"argparse", "pathlib", "typing", "enum", "asyncio", "dataclasses", "socket",
-         "selectors", "re", "json", "termhost.mux", "termhost.cli", "prompt_toolkit", "pyte"}
+         "selectors", "re", "json", "termhost.mux", "termhost.cli", "prompt_toolkit", "pyte",
+         "os", "struct", "__future__"}
 """What the thin path must not import: each costs a command more than its round trip."""
 
 
@@ -98,3 +99,38 @@ def test_the_installed_front_runs_without_site(env: dict[str, str]) -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
     assert "termhost.front" in imported
     assert not {name for name in imported if name == "site" or "editable" in name}
+
+
+def test_a_cold_detached_new_session_starts_its_server_the_thin_way(
+    env: dict[str, str], tmp_path: Path,
+) -> None:
+    """`new-session -d` with no server running (libtmux's first call) starts the server
+    without the full command line: neither termhost.cli, argparse nor asyncio in the
+    client, and the session is there once it returns, as tmux's."""
+    scripts = Path(sys.executable).parent
+    done = subprocess.run([sys.executable, "-S", "-X", "importtime", str(scripts / "termhost-py"),
+                           "-f", "/dev/null", "new-session", "-d", "-s", "cold", "sleep 1000"],
+                          env=env, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 0, done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:")}
+    assert "termhost.starting" in imported
+    assert not imported & {"termhost.cli", "argparse", "asyncio", "pathlib", "typing"}
+    listed = subprocess.run([sys.executable, "-m", "termhost", "ls", "-F", "#{session_name}"],
+                            env=env, capture_output=True, text=True, timeout=30, check=False)
+    assert listed.stdout == "cold\n"
+
+
+def test_a_server_that_exits_as_it_starts_says_why_in_one_line(tmp_path: Path,
+                                                               env: dict[str, str]) -> None:
+    """A socket path that is a regular file: the server refuses it and exits; the
+    command that started it gives the server's own words and where its log is."""
+    taken = tmp_path / "taken"
+    taken.write_text("not a socket")
+    done = subprocess.run([sys.executable, "-m", "termhost", "-S", str(taken), "new", "-d"],
+                          env=env, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"termhost: the server exited as it started: {taken} exists and is not a socket: "
+        f"refusing to delete it; remove it yourself or choose another path (see {taken}.log)\n")
+    assert taken.read_text() == "not a socket"

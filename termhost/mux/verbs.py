@@ -1,18 +1,17 @@
 """tmux 3.3a's command table: every verb's name, aliases, getopt template, argument bounds
 and usage, declared once, as tmux's cmd_entry is; and termhost's own verbs beside them.
 
-Kept apart from the implementations (commands/) and plain data (a NamedTuple, no
-imports beyond typing's) because the thin client reads it on every command: it
-recognises a verb, parses its flags and knows whether it starts a server without
-importing the server's side. `parse_flags` splits and refuses a command line as tmux's
-args_parse does, in its words; tests/mux/test_command_table.py holds both against a
-live tmux.
+Kept apart from the implementations (commands/) and plain data, importing nothing (not
+even typing or `from __future__`, whose imports cost more than the table itself), because
+the thin client reads it to start a server: it recognises a verb, parses its flags and
+knows whether it starts a server without importing the server's side. `parse_flags`
+splits and refuses a command line as tmux's args_parse does, in its words;
+tests/mux/test_command_table.py holds both against a live tmux.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import NamedTuple
+TYPE_CHECKING = False  # mypy reads the name; the import would cost the thin path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["VERBS", "UsageError", "Verb", "flag_count", "lookup", "parse_flags"]
 
@@ -21,36 +20,46 @@ class UsageError(ValueError):
     """A command line its verb refuses: one line, in tmux's words where tmux refuses it too."""
 
 
-class Verb(NamedTuple):
-    """A NamedTuple, not a dataclass, for the CLI's start-up (see protocol.Frame)."""
+class Verb:
+    """One command, as tmux's cmd_entry: a plain class with slots (a NamedTuple would
+    import typing).
 
-    name: str
-    aliases: tuple[str, ...]
-    """tmux's alias first (the one list-commands shows), then termhost's own (`a`)."""
-    flags: str
-    """tmux's getopt template: its letters, `x:` taking a value (`l::` too, refresh-client's)."""
-    min_args: int
-    max_args: int
-    """The arguments after the flags, at least and at most (-1: no limit), as tmux's."""
-    usage: str
-    """As tmux's list-commands prints it, tmux's slips included (split-window's -e)."""
-    extra_flags: str = ""
-    """Flags termhost takes beyond tmux 3.3a's (run-shell -c, as tmux 3.4's)."""
-    starts_server: bool = False
-    """Run with no server, it starts one (new-session, attach-session, start-server,
-    list-keys, list-commands), as tmux's CMD_STARTSERVER; any other verb says no server
-    is running."""
-    may_leave_empty: bool = False
-    """A server it started may be left with no session, and then ends (tmux's
-    exit-empty after start-server, list-keys, list-commands, a failed attach-session)."""
-    own: bool = False
-    """termhost's own verb, one tmux has not (snapshots, recording)."""
-    target_may_fail: bool = False
-    """A -t that names nothing is no error: the verb runs with no target (tmux's
-    CMD_FIND_CANFAIL: display-message expands for the server alone)."""
-    read_only: bool = False
-    """A read-only client (server-access -r) may run it, as tmux's CMD_READONLY: a
-    command line holding any other verb is refused (`client is read-only`)."""
+    - `name`, and `aliases`: tmux's alias first (the one list-commands shows), then
+      termhost's own (`a`).
+    - `flags`: tmux's getopt template, its letters, `x:` taking a value (`l::` too,
+      refresh-client's); `extra_flags`, those termhost takes beyond tmux 3.3a's (run-shell
+      -c, as tmux 3.4's).
+    - `min_args`, `max_args`: the arguments after the flags, at least and at most (-1: no
+      limit), as tmux's.
+    - `usage`: as tmux's list-commands prints it, tmux's slips included (split-window's -e).
+    - `starts_server`: run with no server, it starts one (new-session, attach-session,
+      start-server, list-keys, list-commands), as tmux's CMD_STARTSERVER; any other verb
+      says no server is running.
+    - `may_leave_empty`: a server it started may be left with no session, and then ends
+      (tmux's exit-empty after start-server, list-keys, list-commands, a failed
+      attach-session).
+    - `own`: termhost's own verb, one tmux has not (snapshots, recording).
+    - `target_may_fail`: a -t that names nothing is no error: the verb runs with no target
+      (tmux's CMD_FIND_CANFAIL: display-message expands for the server alone).
+    - `read_only`: a read-only client (server-access -r) may run it, as tmux's
+      CMD_READONLY: a command line holding any other verb is refused (`client is
+      read-only`).
+    """
+
+    __slots__ = ("aliases", "extra_flags", "flags", "max_args", "may_leave_empty", "min_args",
+                 "name", "own", "read_only", "starts_server", "target_may_fail", "usage")
+
+    def __init__(self, name: str, aliases: "tuple[str, ...]", flags: str, min_args: int,
+                 max_args: int, usage: str, extra_flags: str = "", *,
+                 starts_server: bool = False, may_leave_empty: bool = False, own: bool = False,
+                 target_may_fail: bool = False, read_only: bool = False) -> None:
+        self.name, self.aliases, self.flags, self.extra_flags = name, aliases, flags, extra_flags
+        self.min_args, self.max_args, self.usage = min_args, max_args, usage
+        self.starts_server, self.may_leave_empty, self.own = starts_server, may_leave_empty, own
+        self.target_may_fail, self.read_only = target_may_fail, read_only
+
+    def __repr__(self) -> str:
+        return f"Verb({self.name!r})"
 
 
 VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
@@ -218,7 +227,7 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
 _BY_ALIAS = {alias: verb for verb in VERBS.values() for alias in (verb.name, *verb.aliases)}
 
 
-def parse_flags(verb: Verb, args: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+def parse_flags(verb: Verb, args: "Sequence[str]") -> tuple[dict[str, str], list[str]]:
     """The flags (letter: value, "" for one without) and the arguments of a command line,
     split and bounded as tmux 3.3a's args_parse does it, refused (UsageError) with its
     messages. A value flag ending the line without its value, tmux 3.3a lets through
