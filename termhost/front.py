@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RELAYED",
     "FrontError",
+    "controlled",
     "exchange",
     "exec_failed",
     "first_line",
@@ -106,9 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     parsed = _global_options(args)
     if parsed is None:
         return _full(args)
-    name, path, config, force_256, command = parsed
+    name, path, config, force_256, control, command = parsed
     in_snapshot = None
-    if command[:1] == ["exec"]:
+    if control:
+        if not command or any(word.endswith(";") for word in command):
+            return _full(args)  # the default command, or a list: the full path's
+    elif command[:1] == ["exec"]:
         in_snapshot = _exec_options(command[1:])
         if in_snapshot is None:
             return _full(args)  # a usage error, or --help: argparse's words
@@ -123,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except sockets.SocketError:
         return _full(args)  # it says why
     except OSError:
-        started = _start_server(socket_path, config, env, command)
+        started = _start_server(socket_path, config, env, command, attaches=not control)
         if not isinstance(started, socket):
             return _full(args) if started is None else started
         sock = started
@@ -134,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             if status != 0:
                 return exec_failed(first_line(bytes(error), command[0], status))
             return run_in_snapshot(bytes(record), *in_snapshot[1:])
+        if control:
+            return controlled(sock, command)
         return exchange(sock, command, force_256)
     except (FrontError, wire.WireError) as error:
         return _fail(str(error))
@@ -161,16 +167,17 @@ def _detached_new_session(command: list[str]) -> bool:
 
 
 def _start_server(path: str, config: str | None, env: "dict[str, str]",
-                  command: list[str]) -> "socket | int | None":
-    """No server at `path`: for a verb that starts one (tmux's CMD_STARTSERVER) and does
-    not attach, start it and connect, as tmux's client does; a command refused for its
-    flags starts nothing (its error said here, status 1). None for every other verb,
-    which the full path answers ("no server running"); a status if the start failed."""
+                  command: list[str], *, attaches: bool = True) -> "socket | int | None":
+    """No server at `path`: for a verb that starts one (tmux's CMD_STARTSERVER), start
+    it and connect, as tmux's client does; a command refused for its flags starts
+    nothing (its error said here, status 1). None for every other verb, which the full
+    path answers ("no server running"), and for attach-session where it `attaches` (in a
+    terminal, not in control mode); a status if the start failed."""
     from termhost import starting
     from termhost.mux import verbs
 
     verb = verbs.lookup(command[0])
-    if verb is None or not verb.starts_server or verb.name == "attach-session":
+    if verb is None or not verb.starts_server or (attaches and verb.name == "attach-session"):
         return None
     try:
         verbs.parse_flags(verb, command[1:])
@@ -186,13 +193,15 @@ def _start_server(path: str, config: str | None, env: "dict[str, str]",
 
 def _global_options(
     args: list[str],
-) -> "tuple[str | None, str | None, str | None, bool, list[str]] | None":
+) -> "tuple[str | None, str | None, str | None, bool, bool, list[str]] | None":
     """tmux's options before the verb, those the thin path takes: -L NAME, -S PATH, -f
-    FILE (read by a server this command starts), -2, combined as getopt allows (`-2L
-    name`, `-Lname`); (name, path, config, force_256, the rest), or None for anything
-    else (-C, -V, -h, an unknown option), which the full path answers."""
+    FILE (read by a server this command starts), -2, -C (once: control mode without a
+    terminal), combined as getopt allows (`-2L name`, `-Lname`); (name, path, config,
+    force_256, control, the rest), or None for anything else (-CC, -V, -h, an unknown
+    option), which the full path answers."""
     name = path = config = None
     force_256 = False
+    control = 0
     index = 0
     while index < len(args) and args[index].startswith("-") and args[index] != "-":
         word = args[index]
@@ -204,6 +213,11 @@ def _global_options(
             letter, letters = letters[0], letters[1:]
             if letter == "2":
                 force_256 = True
+                continue
+            if letter == "C":
+                control += 1
+                if control > 1:
+                    return None
                 continue
             if letter not in "LSf":
                 return None
@@ -218,7 +232,7 @@ def _global_options(
             else:
                 config = letters
             letters = ""
-    return name, path, config, force_256, args[index:]
+    return name, path, config, force_256, bool(control), args[index:]
 
 
 def _exec_options(args: list[str]) -> "tuple[str | None, str | None, list[str]] | None":
@@ -381,6 +395,48 @@ def exchange(sock: socket, argv: "Sequence[str]", force_256: bool = False,
                 return wire.decode_exit(payload)
             else:
                 raise wire.WireError(f"unexpected frame of type {kind} from the server")
+
+
+def controlled(sock: socket, argv: "Sequence[str]", level: int = 1) -> int:
+    """Control mode (tmux -C; -CC is `level` 2, whose terminal mux/client.py sets up and
+    gives back): the command runs in the server, which answers
+    in lines (mux/control.py); if it attaches, this client's input goes to the server
+    as it comes (a line a command, an empty line or the input's end to leave) and the
+    server's lines to the output, until the server says it exits: its status. One
+    connection for a script's thousands of commands."""
+    from select import select
+
+    stdin, stdout = 0, 1
+    sock.sendall(greeting(False) + wire.frame(wire.CONTROL, b"2" if level == 2 else b"1")
+                 + wire.frame(wire.COMMAND, wire.encode_argv(argv)))
+    buffer = bytearray()
+    greeted = False
+    watched: list[int | socket] = [stdin, sock]
+    while True:
+        readable = select(watched, [], [])[0]
+        if stdin in readable:
+            data = posix.read(stdin, 65536)
+            if not data:
+                watched.remove(stdin)
+            try:
+                sock.sendall(wire.frame(wire.INPUT if data else wire.DETACH, data))
+            except OSError:
+                pass  # the server let go: its last words follow
+        if sock not in readable:
+            continue
+        data = sock.recv(65536)
+        if not data:
+            write_all(stdout, b"%exit server exited unexpectedly\n")
+            return 1
+        buffer += data
+        for kind, payload in wire.take_frames(buffer):
+            if not greeted:
+                _check_hello(kind, payload)
+                greeted = True
+            elif kind == wire.OUTPUT:
+                write_all(stdout, payload)
+            elif kind == wire.EXIT:
+                return wire.decode_exit(payload)
 
 
 def _check_hello(kind: int, payload: bytes) -> None:

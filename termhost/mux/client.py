@@ -7,7 +7,6 @@ the socket, so two commands racing to start a server give one server.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
 import signal
@@ -19,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from termhost.front import FrontError, exchange, greeting, write_all
+from termhost.front import FrontError, controlled, exchange, greeting, write_all
 from termhost.mux.paths import SocketError, pane_variable
 from termhost.mux.protocol import (
     PROTOCOL_VERSION,
@@ -263,44 +262,15 @@ def _control_terminal() -> list[Any]:
 
 
 def _controlled(sock: socket.socket, argv: Sequence[str], saved: list[Any] | None) -> int:
-    """Control mode (tmux -C): the command runs in the server, which answers in lines
-    (mux/control.py); if it attaches, this client's input goes to the server (a line a
-    command, an empty line to leave) until the server says it exits. With -CC (`saved`:
-    the terminal's modes) the server's first words are a DCS and ST ends them, as tmux's;
-    the terminal is given back as it was."""
-    stdin, stdout = sys.stdin.fileno(), sys.stdout.fileno()
+    """Control mode (tmux -C), as the thin client runs it (front.controlled). With -CC
+    (`saved`: the terminal's modes) the server's first words are a DCS and ST ends them,
+    as tmux's; the terminal is given back as it was."""
     try:
-        sock.sendall(greeting(False) + encode_frame(FrameType.CONTROL, b"2" if saved else b"1")
-                     + encode_frame(FrameType.COMMAND, encode_argv(argv)))
-        decoder = FrameDecoder()
-        greeted = False
-        watched = [stdin, sock]
-        while True:
-            readable, _, _ = select.select(watched, [], [])
-            if stdin in readable:
-                data = os.read(stdin, 65536)
-                if not data:
-                    watched.remove(stdin)
-                with contextlib.suppress(OSError):  # the server let go: its last words follow
-                    sock.sendall(encode_frame(FrameType.INPUT if data else FrameType.DETACH,
-                                              data))
-            if sock in readable:
-                data = sock.recv(65536)
-                if not data:
-                    write_all(stdout, b"%exit server exited unexpectedly\n")
-                    break
-                for frame in decoder.feed(data):
-                    if not greeted:
-                        greeted = _check_hello(frame)
-                    elif frame.type is FrameType.OUTPUT:
-                        write_all(stdout, frame.payload)
-                    elif frame.type is FrameType.EXIT:
-                        return decode_exit(frame.payload)
+        return controlled(sock, argv, 2 if saved is not None else 1)
     finally:
         if saved is not None:
-            write_all(stdout, b"\033\\")
-            termios.tcsetattr(stdin, termios.TCSAFLUSH, saved)
-    return 1
+            write_all(sys.stdout.fileno(), b"\033\\")
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSAFLUSH, saved)
 
 
 def _leave_terminal(stdin: int, saved: list[Any], frame: Frame) -> list[Any]:

@@ -17,7 +17,7 @@ import os
 import re
 import time
 import traceback
-from collections import deque
+from collections import ChainMap, deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -100,6 +100,8 @@ class ControlStream:
         self._queue: deque[bytes | _Block] = deque()
         self._held: list[Notice | str | _Block] = []
         self._draining: asyncio.Task[None] | None = None
+        self._pending = bytearray()
+        """Written, not yet framed (`write_raw`)."""
         self.off: set[int] = set()
         """Panes whose output this client turned off (refresh-client -A %N:off)."""
         self.paused: set[int] = set()
@@ -110,8 +112,21 @@ class ControlStream:
             writer.transport.set_write_buffer_limits(high=BUFFER_HIGH, low=BUFFER_LOW)
 
     def write_raw(self, data: bytes) -> None:
-        if not self._writer.is_closing():
-            self._writer.write(encode_frame(FrameType.OUTPUT, data))
+        """`data` out, in one frame with whatever else is written before the event loop
+        next turns (a command's %begin, its lines and its %end): a frame and a send per
+        line would cost a command more than its own work."""
+        if self._writer.is_closing():
+            return
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._pending += data
+
+    def flush(self) -> None:
+        """What `write_raw` holds, out now (before anything written to the connection
+        other than through this stream)."""
+        if self._pending and not self._writer.is_closing():
+            self._writer.write(encode_frame(FrameType.OUTPUT, bytes(self._pending)))
+        self._pending.clear()
 
     def write(self, line: str) -> None:
         """A line now (tmux's control_write), after what already waits to be written."""
@@ -199,9 +214,16 @@ class ControlStream:
         self._held = [item for item in self._held
                       if not (isinstance(item, _Block) and which(item))]
 
+    def backlogged(self) -> bool:
+        """Whether it holds enough to write that the event loop should turn (a script of
+        commands runs without waiting: its output, the panes' and other clients' would
+        wait for all of it)."""
+        return len(self._pending) >= BUFFER_LOW * 4 or bool(self._queue)
+
     def _full(self) -> bool:
         return (not self._writer.is_closing()
-                and self._writer.transport.get_write_buffer_size() >= BUFFER_HIGH)
+                and self._writer.transport.get_write_buffer_size() + len(self._pending)
+                >= BUFFER_HIGH)
 
     def _pump(self) -> None:
         """Write what waits, as much as the connection takes (tmux's write callback)."""
@@ -231,7 +253,19 @@ class ControlStream:
             head = f"%output {block.pane.name} "
         return head.encode() + escape_output(data) + b"\n"
 
+    async def finish(self) -> None:
+        """Everything written so far, out to the connection: before the last frame."""
+        while self._queue and not self._writer.is_closing():
+            self.flush()
+            try:
+                await self._writer.drain()
+            except ConnectionError:
+                return
+            self._pump()
+        self.flush()
+
     async def _drain(self) -> None:
+        self.flush()
         try:
             await self._writer.drain()
         except ConnectionError:
@@ -289,6 +323,10 @@ class ControlClient:
         self._lines: asyncio.Queue[str | None] = asyncio.Queue()
         self._leaving = False
         self._done = asyncio.Event()
+        self._runner: asyncio.Task[None] | None = None
+        """The task running `run`, while it does."""
+        self._running = False
+        """Whether a line is under way in it."""
         self.may_exit = asyncio.Event()
         """wait-exit: set by an empty line (or the end of the input) after %exit."""
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -358,25 +396,33 @@ class ControlClient:
 
     async def run(self) -> None:
         """Run its lines in turn until it detaches; the notifications and output that
-        came meanwhile are written once no line is left to run."""
-        ending = asyncio.ensure_future(self._done.wait())
+        came meanwhile are written once no line is left to run. A line runs in this
+        task itself (a task per line would cost each command more than its own work);
+        a detach while one runs cancels it (`detach`)."""
+        self._runner = asyncio.current_task()
         try:
             while not self._done.is_set():
                 line = await self._lines.get()
                 if line is None:
                     break
                 self.stream.busy = True
-                work = asyncio.ensure_future(self.run_line(line))
-                await asyncio.wait([work, ending], return_when=asyncio.FIRST_COMPLETED)
-                if not work.done():
-                    work.cancel()
+                self._running = True
+                try:
+                    await self.run_line(line)
+                except asyncio.CancelledError:
+                    if not self._done.is_set() or self._runner is None:
+                        raise
+                    self._runner.uncancel()  # the detach's cancel, not the server's
                     break
-                work.result()
+                finally:
+                    self._running = False
                 if self._lines.empty():
                     self.server.control.settle()
                     self.stream.release()
+                elif self.stream.backlogged():
+                    await asyncio.sleep(0)  # lines that never wait: let the rest run too
         finally:
-            ending.cancel()
+            self._runner = None
             self._done.set()
             if self._subscribing is not None:
                 self._subscribing.cancel()
@@ -389,7 +435,7 @@ class ControlClient:
         line does not run."""
         self.activity = time.time()
         try:
-            commands = split_commands(line, {**os.environ, **self._env})
+            commands = split_commands(line, ChainMap(self._env, os.environ))
             for argv in commands:
                 argv = aliased(self.server, argv)
                 verb = lookup(argv[0])
@@ -441,6 +487,9 @@ class ControlClient:
             self.detach_reason = reason or ""
             self._done.set()
             self._lines.put_nowait(None)  # wakes `run` if it waits for a line
+            runner = self._runner
+            if self._running and runner is not None and runner is not asyncio.current_task():
+                runner.cancel()  # the line under way stops at its next wait
 
     def leave_terminal(self, lock_command: str | None = None) -> None:
         pass  # no terminal to leave
@@ -683,6 +732,7 @@ class ControlConnection:
         finally:
             if reading is not None:
                 reading.cancel()
+        await self.stream.finish()
         self.writer.write(encode_frame(FrameType.EXIT, encode_exit(
             1 if result.status else 0)))
         with contextlib.suppress(ConnectionError):
