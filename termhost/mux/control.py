@@ -27,11 +27,11 @@ from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables, client_name
 from termhost.mux.formats import expand
 from termhost.mux.lexer import LexError, split_commands
+from termhost.mux.messages import command_message
 from termhost.mux.model import Session, Window
 from termhost.mux.options import Scoped
 from termhost.mux.pane import Pane
 from termhost.mux.paths import peer_credentials
-from termhost.mux.printing import command_line
 from termhost.mux.protocol import Frame, FrameType, encode_exit, encode_frame
 from termhost.mux.verbs import UsageError, lookup, parse_flags
 
@@ -663,7 +663,7 @@ async def run_block(server: Server, stream: ControlStream, context: Context,
     client sent, 0 for the one it was started with."""
     number, now = server.control.next_number(), int(time.time())
     stream.write(f"%begin {now} {number} {flags}")
-    server.log_message(f"{client} command: {command_line(argv)}")
+    server.log_message(command_message(client, argv))
     try:
         result = await run_command(context, argv)
     except Exception:  # a bug in a verb must not leave the block open

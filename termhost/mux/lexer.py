@@ -20,6 +20,7 @@ import os
 import pwd
 import re
 import string
+from collections import ChainMap
 from collections.abc import Callable, Mapping
 from typing import NoReturn
 
@@ -47,6 +48,11 @@ _PLAIN = {"none": re.compile(r"[^ \t\n;}\\~$'\"]+"), "single": re.compile(r"[^\n
           "double": re.compile(r'[^\n\\~$"]+')}
 """A run of characters _token takes as they are in each quoting state: none of a word's
 ends, quotes, escapes (a `\\` may join lines), `$` or `~` (itself at a word's start)."""
+_SIMPLE = re.compile(r"[^\x00-\x08\n-\x1f\x7f-\U0010ffff;{}\\~$'\"#%=]*")
+"""A line of plain ASCII words only, between spaces and tabs: no quote, escape,
+expansion, list, block, comment, directive or assignment. Such a line (a script's
+`set -g @x 1`) is its words split at spaces and tabs, without the grammar's machinery:
+tests/mux/test_parser_vs_tmux.py holds the two to the same words."""
 
 
 class LexError(ValueError):
@@ -65,6 +71,9 @@ def parse_commands(text: str, env: Mapping[str, str], *, assign: Assign | None =
     by `condition` (by default, with the server's variables)."""
     if not text:
         return []
+    if _SIMPLE.fullmatch(text):
+        words = text.split()
+        return [(1, words)] if words else []
     return _Parser(text, env, assign, condition or _format_true).lines()
 
 
@@ -407,7 +416,8 @@ class _Parser:
 
     def __init__(self, text: str, env: Mapping[str, str], assign: Assign | None,
                  condition: Condition) -> None:
-        self.variables = dict(env)
+        self.variables: ChainMap[str, str] = ChainMap({}, env)  # type: ignore[arg-type]
+        """`env` under the text's own assignments (a copy of it would cost every line)."""
         self.lexer = _Lexer(text, self.variables)
         self.assign, self.condition_true = assign, condition
         self._ahead: Token | None = None

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["LoggedMessage", "MessageLog"]
+from termhost.mux.printing import command_line
+
+__all__ = ["LoggedMessage", "MessageLog", "command_message"]
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,13 @@ class LoggedMessage:
     """Counted from 1 over the server's life (#{message_number})."""
     time: float
     """When it was logged (#{message_time})."""
-    text: str
+    said: str | Callable[[], str]
+    """The text, or what makes it when it is read: a command line is printed only if
+    show-messages asks (a control client's script logs thousands)."""
+
+    @property
+    def text(self) -> str:
+        return self.said if isinstance(self.said, str) else self.said()
 
 
 class MessageLog:
@@ -30,8 +39,9 @@ class MessageLog:
         self._messages: deque[LoggedMessage] = deque()
         self._count = 0
 
-    def add(self, text: str, limit: int) -> None:
-        """Log `text`, then drop the oldest beyond `limit` (message-limit: 0 keeps none)."""
+    def add(self, text: str | Callable[[], str], limit: int) -> None:
+        """Log `text` (or what makes it), then drop the oldest beyond `limit`
+        (message-limit: 0 keeps none)."""
         self._count += 1
         self._messages.append(LoggedMessage(self._count, time.time(), text))
         while len(self._messages) > limit:
@@ -39,3 +49,9 @@ class MessageLog:
 
     def newest_first(self) -> list[LoggedMessage]:
         return list(reversed(self._messages))
+
+
+def command_message(client: str, argv: Sequence[str]) -> Callable[[], str]:
+    """A command's entry, as tmux's `CLIENT command: LINE`, printed when it is read."""
+    words = list(argv)
+    return lambda: f"{client} command: {command_line(words)}"

@@ -39,7 +39,7 @@ from termhost.mux.format_scope import FormatJobs
 from termhost.mux.hooks import Hooks
 from termhost.mux.layout import Cell
 from termhost.mux.lexer import split_arguments
-from termhost.mux.messages import MessageLog
+from termhost.mux.messages import MessageLog, command_message
 from termhost.mux.model import Session, SessionGroup, Window, Winlink
 from termhost.mux.options import Options, Scoped
 from termhost.mux.pane import Pane
@@ -51,7 +51,6 @@ from termhost.mux.paths import (
     peer_allowed,
     peer_credentials,
 )
-from termhost.mux.printing import command_line
 from termhost.mux.prompt_history import PromptHistories
 from termhost.mux.protocol import (
     FORCE_256_VARIABLE,
@@ -206,8 +205,9 @@ class Server:
         """The sessions `window` is linked to (tmux's window_linked_sessions)."""
         return [session for session in self.sessions.values() if session.has(window)]
 
-    def log_message(self, text: str) -> None:
-        """Into the message log (show-messages), as many as message-limit kept."""
+    def log_message(self, text: str | Callable[[], str]) -> None:
+        """Into the message log (show-messages), as many as message-limit kept; `text`
+        may be what makes it, when read."""
         self.messages.add(text, self.options.number("message-limit"))
 
     def _exit_if_empty(self, may_leave_empty: bool) -> None:
@@ -1001,7 +1001,7 @@ class Server:
             return Result(stderr="client is read-only\n", status=1)
         for argv in commands:
             if argv:
-                self.log_message(f"{client_name} command: {command_line(argv)}")
+                self.log_message(command_message(client_name, argv))
             result = await run_command(context, argv)
             result.stdout = outcome.stdout + result.stdout
             result.stderr = outcome.stderr + result.stderr
@@ -1188,3 +1188,4 @@ async def _frames(reader: asyncio.StreamReader, decoder: FrameDecoder) -> AsyncI
             return
         for frame in decoder.feed(data):
             yield frame
+

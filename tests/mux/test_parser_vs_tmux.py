@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from termhost.mux.lexer import parse_commands
 from tests.conftest import BothServers
 
 _PLAIN = st.text(alphabet="abcXYZ019-_./:,=@%+", min_size=1, max_size=6)
@@ -80,3 +81,19 @@ def test_generated_lines_read_as_tmux_reads_them(servers: BothServers, tmp_path:
         for line in seen[name][1]:  # each example starts from none
             servers.run(name, "set", "-gu", line.split()[0])
     assert seen["termhost"] == seen["tmux"], text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=" \t\x1c\xa0é-@x1;{}\\~$'\"#%=ab\n", max_size=24))
+def test_the_plain_line_shortcut_reads_as_the_grammar_does(text: str) -> None:
+    """parse_commands splits a line of plain words without the grammar (a script's
+    thousands of `set -g @x N`): wherever it does, the grammar reads the same words."""
+    from termhost.mux.lexer import _SIMPLE, LexError, _format_true, _Parser
+
+    if not text or not _SIMPLE.fullmatch(text):
+        return
+    try:
+        grammar = _Parser(text, {}, None, _format_true).lines()
+    except LexError as error:
+        raise AssertionError(f"the grammar refuses {text!r}: {error}") from None
+    assert parse_commands(text, {}) == grammar
