@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from termhost.mux.format_text import text_width
 from termhost.mux.lexer import split_commands
@@ -59,12 +60,19 @@ class Binding:
     a `\\;` between commands)."""
     note: str
     """tmux's note for it (`list-keys -N`, `C-b ?`); "" for none (bind-key without -N)."""
-    shown: str = ""
-    """How list-keys prints the command when not as `command` is written: each verb by
-    its full name, each word escaped, as tmux prints them (printing.py)."""
     repeat: bool = False
     """bind-key -r: for repeat-time after it, the next key is looked up in the same
     table without the prefix again (C-b Up Up Up)."""
+    reprinted: bool = False
+    """list-keys prints the command as tmux prints it (`shown`), not as written: a
+    bind-key's; the default bindings are written so."""
+
+    @cached_property
+    def shown(self) -> str:
+        """How list-keys prints the command: each verb by its full name, each word
+        escaped, as tmux prints them (printing.py). Made when first asked for: a
+        configuration's hundred bind-keys should not each print theirs as they load."""
+        return command_list(split_commands(self.command, {})) if self.reprinted else self.command
 
 
 PREFIX_TABLE: tuple[Binding, ...] = (
@@ -295,8 +303,8 @@ class KeyTables:
 
     def bind(self, table: str, key: str, command: str, note: str = "", *,
              repeat: bool = False) -> None:
-        shown = command_list(split_commands(command, {}))
-        self._tables.setdefault(table, {})[key] = Binding(key, command, note, shown, repeat)
+        self._tables.setdefault(table, {})[key] = Binding(key, command, note, repeat,
+                                                          reprinted=True)
 
     def annotate(self, table: str, key: str, note: str) -> None:
         """`bind-key KEY` with no command, as tmux's key_bindings_add given no commands:
@@ -352,7 +360,7 @@ class KeyTables:
         printed = []
         for name, lead in tables:
             lines = [f"{lead}{binding.key.ljust(keywidth + 1)}"
-                     f"{binding.note or binding.shown or binding.command}"
+                     f"{binding.note or binding.shown}"
                      for binding in listed(name) if binding.note or every]
             printed += lines[:1] if first else lines
         return printed
@@ -365,11 +373,11 @@ class KeyTables:
         listed = [(name, binding) for name in names for binding in self.table(name)]
         if key is not None:
             return [f"bind-key {'-r ' if binding.repeat else ''}-T {name} "
-                    f"{escaped(binding.key)} {binding.shown or binding.command}"
+                    f"{escaped(binding.key)} {binding.shown}"
                     for name, binding in listed if binding.key == key]
         width = max((len(escaped(binding.key)) for _, binding in listed), default=1)
         name_width = max((len(name) for name, _ in listed), default=1)
         any_repeat = any(binding.repeat for _, binding in listed)
         return [f"bind-key {('-r ' if binding.repeat else '   ') if any_repeat else ''}"
                 f"-T {name.ljust(name_width)} {escaped(binding.key).ljust(width)} "
-                f"{binding.shown or binding.command}" for name, binding in listed]
+                f"{binding.shown}" for name, binding in listed]

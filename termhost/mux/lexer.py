@@ -415,7 +415,9 @@ class _Parser:
     same one refused."""
 
     def __init__(self, text: str, env: Mapping[str, str], assign: Assign | None,
-                 condition: Condition) -> None:
+                 condition: Condition, *, shortcut: bool = True) -> None:
+        self.shortcut = shortcut
+        """Whether plain lines skip the grammar (`plain_line`); off, to test it."""
         self.variables: ChainMap[str, str] = ChainMap({}, env)  # type: ignore[arg-type]
         """`env` under the text's own assignments (a copy of it would cost every line)."""
         self.lexer = _Lexer(text, self.variables)
@@ -450,10 +452,34 @@ class _Parser:
 
     def lines(self) -> list[Line]:
         commands: list[Line] = []
-        while self.peek() != "END":
+        while True:
+            plain = self.plain_line() if self.shortcut else None
+            if plain is not None:
+                commands += plain
+                continue
+            if self.peek() == "END":
+                return commands
             commands += self.statement()
             self.take("\n")
-        return commands
+
+    def plain_line(self) -> list[Line] | None:
+        """The next line, if it is plain words only (`_SIMPLE`) and ends in a newline,
+        read without the grammar: a file's `set -g @x y` and `bind x kill-pane` lines
+        cost a config's load most of its time. None (nothing read) for any other line."""
+        lexer, reader = self.lexer, self.lexer.reader
+        if (self._ahead is not None or reader._backslashes or lexer._condition
+                or lexer._ended or not self.taking):
+            return None
+        text, start = reader.text, reader.position
+        end = text.find("\n", start)
+        if end < 0 or not _SIMPLE.fullmatch(text, start, end):
+            return None
+        if lexer._end_of_line:
+            reader.line += 1
+        lexer._end_of_line = True  # its newline read: the next token counts a line
+        reader.position = end + 1
+        words = text[start:end].split()
+        return [(reader.line, words)] if words else []
 
     def statements(self, *ends: str) -> list[Line]:
         """One statement or more, each on its line, up to a directive in `ends`."""

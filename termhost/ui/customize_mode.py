@@ -176,7 +176,7 @@ class CustomizeMode:
                     continue
                 target = f"key:{table}:{binding.key}"
                 self._items[target] = _Item(table=table, key=binding.key)
-                fields = [("Command", binding.shown or binding.command),
+                fields = [("Command", binding.shown),
                           ("Note", binding.note), ("Repeat", "on" if binding.repeat else "off")]
                 for field, _ in fields:
                     self._items[f"{target}:{field}"] = _Item(table=table, key=binding.key,
@@ -442,7 +442,7 @@ def _names(*scopes: str) -> list[str]:
 
 
 def _command(binding: Binding) -> str:
-    return binding.shown or binding.command
+    return binding.shown
 
 
 def _bind(table: str, binding: Binding, command: str, *, repeat: bool | None = None) -> str:

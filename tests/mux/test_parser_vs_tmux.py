@@ -97,3 +97,25 @@ def test_the_plain_line_shortcut_reads_as_the_grammar_does(text: str) -> None:
     except LexError as error:
         raise AssertionError(f"the grammar refuses {text!r}: {error}") from None
     assert parse_commands(text, {}) == grammar
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([
+    "set -g @x 1", "  bind x kill-pane\t", "", "   ", "# comment", "a=1", "set @y $a",
+    "%if 1", "%if 0", "%else", "%endif", "x \\", "{", "}", "bind y { set @z 2", "neww ; splitw",
+    "display 'a b'", "set -g @w ~/x", "%hidden h=2",
+]), max_size=12), st.booleans())
+def test_a_files_plain_lines_read_as_the_grammar_reads_them(lines: list[str],
+                                                            newline: bool) -> None:
+    """A file's lines of plain words skip the grammar (`_Parser.plain_line`): the
+    commands and their line numbers, or the error and its line, are the grammar's."""
+    from termhost.mux.lexer import LexError, _format_true, _Parser
+
+    text = "\n".join(lines) + ("\n" if newline else "")
+    seen = []
+    for shortcut in (True, False):
+        try:
+            seen.append(_Parser(text, {}, None, _format_true, shortcut=shortcut).lines())
+        except LexError as error:
+            seen.append([(error.line, str(error))])
+    assert seen[0] == seen[1], text
