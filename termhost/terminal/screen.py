@@ -438,14 +438,17 @@ class Screen(pyte.Screen):
 
     def insert_characters(self, count: int | None = None) -> None:
         """ICH: `count` blanks at the cursor, the rest of the row shifted right and cut
-        at the margin (pyte 0.8.2 shifts a cell to one column past the margin)."""
+        at the margin (pyte 0.8.2 shifts a cell to one column past the margin). A wide
+        character the cursor splits (on its right half) is blanked, as one whose right
+        half is pushed past the margin: half a character never stays."""
         self.dirty.add(self.cursor.y)
-        count = count or 1
-        row, columns = self.buffer[self.cursor.y], self.columns
-        for x in range(columns - 1, self.cursor.x - 1, -1):
-            if x + count < columns:
-                row[x + count] = row[x]
-            row.pop(x, None)
+        x = self.cursor.x
+        if x >= self.columns:
+            return
+        row = self.buffer[self.cursor.y]
+        if row[x].data == WIDE_STUB:
+            self._split_wide(row, x)
+        self._insert_cells(row, x, min(count or 1, self.columns))
 
     # --- lines and scrolling ----------------------------------------------------------
 

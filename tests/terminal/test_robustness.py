@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from wcwidth import wcwidth
 
@@ -35,6 +35,9 @@ sizes = st.tuples(st.integers(1, 30), st.integers(1, 12))
 
 @settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
 @given(data=chunks, size=sizes, resize_to=st.none() | sizes)
+# ICH with the cursor on a wide character's right half: the half left behind once made a
+# row wider than the screen.
+@example(data=["日本".encode(), b"\x08", b"\x1b[99999999@"], size=(2, 1), resize_to=None)
 def test_any_bytes_keep_the_emulator_consistent(
     data: list[bytes], size: tuple[int, int], resize_to: tuple[int, int] | None
 ) -> None:
