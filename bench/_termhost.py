@@ -80,8 +80,10 @@ class PrivateTermhost(PrivateServer):
         self.base = [*(command or termhost_command()), "-L", self.socket, "-f", "/dev/null"]
         """The start of every command line for this server."""
         env = {key: value for key, value in environment().items() if key != "TERMHOST"}
-        self.env = env | {"TERMHOST_TMPDIR": str(self.directory)}
-        """The environment of every client of this server (and of what runs one)."""
+        self.env = env | {"TERMHOST_TMPDIR": str(self.directory),
+                          "XDG_STATE_HOME": str(self.directory / "state")}
+        """The environment of every client of this server (and of what runs one): its
+        snapshots and session records stay in its directory, out of the user's."""
 
     def start(self) -> None:
         # A server exits with its last session: this one sleeps, and others go beside it.

@@ -66,7 +66,8 @@ def main() -> int:
         data = plain_log(args.mb)
         expected = data.read_bytes().replace(b"\n", b"\r\n")  # the PTY's onlcr
         env = {**os.environ, "HOME": str(work), "ASCIINEMA_CONFIG_HOME": str(work / "cfg"),
-               "LC_ALL": "C.UTF-8", "TERMHOST_TMPDIR": str(work)}
+               "LC_ALL": "C.UTF-8", "TERMHOST_TMPDIR": str(work),
+               "XDG_STATE_HOME": str(work / "state")}
         times: dict[str, list[float]] = {"no recorder": [], "asciinema rec": [],
                                          "termhost record": []}
         for round_ in range(args.repeat):

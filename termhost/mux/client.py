@@ -77,6 +77,10 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
 
         first = (split_arguments(list(argv)) or [[""]])[0]
         verb = lookup(first[0])
+        if verb is not None and verb.name in ("list-sessions", "kill-session"):
+            done = _exited_without_server(path, verb.name, first[1:], stdout)
+            if done is not None:
+                return done
         if verb is None or not verb.starts_server:
             raise ClientError(f"no server running on {path}") from None
         try:
@@ -99,6 +103,35 @@ def run(argv: Sequence[str], path: Path, config: str | None = None, *,
                             _flushed(stderr) if stderr is not None else None)
         except FrontError as error:
             raise ClientError(str(error)) from None
+
+
+def _exited_without_server(path: Path, verb: str, args: list[str],
+                           stdout: BinaryIO | None) -> int | None:
+    """list-sessions or kill-session with no server running, on the sessions it left
+    (resurrection records): listed as the server would list them, or one forgotten
+    (kill-session -t NAME); None when there is none to list or forget (tmux's "no
+    server running" then)."""
+    from termhost.mux.commands.sessions import LIST_FORMAT
+    from termhost.mux.exited_sessions import listed_without_server
+    from termhost.mux.verbs import VERBS, UsageError, parse_flags
+    from termhost.resurrect import records
+
+    where = records.directory(os.environ, path)
+    try:
+        flags, _ = parse_flags(VERBS[verb], args)
+    except UsageError:
+        return None  # the usual error, then
+    if verb == "kill-session":
+        name = flags.get("t", "").removeprefix("=")
+        return 0 if name and set(flags) <= {"t", "t+"} and records.forget(where, name) else None
+    found, warnings = records.load_all(where)
+    if not found:
+        return None
+    for line in warnings:
+        sys.stderr.write(f"{line}\n")
+    text = listed_without_server(found, flags, LIST_FORMAT).encode()
+    (stdout or sys.stdout.buffer).write(text)
+    return 0
 
 
 def _attaches(argv: Sequence[str]) -> str | None:

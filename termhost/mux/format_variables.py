@@ -336,6 +336,7 @@ def variables(
         "session_windows": str(len(session.links)),
         "session_created": str(int(session.created)),
         "session_attached": str(len(attached)),
+        "session_exited": "0",
         "session_path": session.path,
         "session_activity": str(int(session.activity_time)),
         "session_last_attached": str(int(session.last_attached)),

@@ -68,10 +68,12 @@ from termhost.mux.protocol import (
     encode_hello,
     version_mismatch,
 )
+from termhost.mux.resurrection import Resurrection
 from termhost.mux.snapshots import SessionSnapshot
 from termhost.mux.tty_input import TtyInput
 from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
+from termhost.resurrect import records
 from termhost.snapshot import store as snapshot_store
 from termhost.snapshot.queue import CaptureQueue
 
@@ -139,6 +141,8 @@ class Server:
         """The -f file has been run: the first client's commands wait for it, as tmux's
         do, while other clients (a command the file itself runs) go ahead."""
         self._first_client = True
+        self.resurrection = Resurrection(self, records.directory(os.environ, path))
+        """The sessions' resurrection records (mux/resurrection.py)."""
         self.snapshots = snapshot_store.server_dir(os.environ, path)
         """Where the sessions' snapshots go (termhost.snapshot.store): emptied as the
         server starts and as it ends, so that no dead server's snapshot is ever used."""
@@ -233,6 +237,7 @@ class Server:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             loop.add_signal_handler(signum, self.shutdown)
+        self.resurrection.start()
         try:
             await self._done.wait()
         finally:
@@ -275,6 +280,7 @@ class Server:
         output of `pane`)."""
         if layout_changed:
             self.control.changed()
+            self.resurrection.changed()
         for client in self.clients:
             if client.session is session:
                 if layout_changed:
@@ -375,7 +381,9 @@ class Server:
         self.resize_session(session, cols, rows)
 
     def shutdown(self) -> None:
-        """kill-server: every pane killed, then the server exits."""
+        """kill-server: every pane killed, then the server exits. The sessions'
+        resurrection records stay: a killed server's sessions can come back."""
+        self.resurrection.freeze()
         for session in list(self.sessions.values()):
             self.kill_session(session)
         self._done.set()
@@ -777,6 +785,7 @@ class Server:
         """An event happened: the control clients hear of it, and its hook runs, in the
         background (commands/hooks.py)."""
         self.control.event(name, session, window)
+        self.resurrection.changed()
         fire_hook(Context(self), name, session, window, pane)
 
     def client_session_changed(self, client: Client) -> None:
@@ -785,7 +794,8 @@ class Server:
 
     def rename_session(self, session: Session, name: str) -> None:
         del self.sessions[session.name]
-        session.name = name
+        old, session.name = session.name, name
+        self.resurrection.renamed(old)
         self.sessions[name] = session
         if session.snapshot is not None:
             session.snapshot.rename(name)
@@ -897,6 +907,7 @@ class Server:
                     client.detach("exited")
         if not session.links and self.sessions.get(session.name) is session:
             del self.sessions[session.name]
+            self.resurrection.ended(session.name)
             self._leave_group(session)
             if session.snapshot is not None:
                 session.snapshot.discard()

@@ -176,6 +176,8 @@ VERBS = {  # in tmux's order (its cmd_table), which list-commands keeps
              "[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]"),
         Verb("respawn-window", ("respawnw",), "c:e:kt:", 0, -1,
              "[-k] [-c start-directory] [-e environment] [-t target-window] [shell-command]"),
+        Verb("resurrect", (), "art:", 0, 0, "[-ar] [-t target-session]", own=True,
+             starts_server=True, may_leave_empty=True),
         Verb("rotate-window", ("rotatew",), "Dt:UZ", 0, 0, "[-DUZ] [-t target-window]"),
         Verb("run-shell", ("run",), "bd:Ct:", 0, 1,
              "[-bC] [-d delay] [-t target-pane] [shell-command]",

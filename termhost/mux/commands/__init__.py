@@ -503,6 +503,7 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
     pipes,
     prompts,
     recording,
+    resurrect,
     scripts,
     sessions,
     settings,
@@ -512,5 +513,5 @@ from termhost.mux.commands import (  # noqa: E402  (they use what is defined abo
 
 __all__ += ["access", "buffers", "clients", "environment", "hooks", "keys", "layouts",
             "locking", "modes", "overlays", "panes",
-            "pipes", "prompts", "recording", "scripts", "sessions", "settings", "snapshots",
-            "windows"]
+            "pipes", "prompts", "recording", "resurrect", "scripts", "sessions", "settings",
+            "snapshots", "windows"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from termhost.mux import exited_sessions
 from termhost.mux.commands import (
     CommandError,
     Context,
@@ -18,10 +19,12 @@ from termhost.mux.commands import (
     working_directory,
 )
 from termhost.mux.commands.clients import hang_up, set_client_flags
+from termhost.mux.commands.resurrect import exited, resurrect_session
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables
 from termhost.mux.model import Session, SessionGroup
 from termhost.mux.verbs import flag_values
+from termhost.resurrect import records
 
 
 @command("new-session")
@@ -90,12 +93,26 @@ def _group_of(context: Context, target: str) -> SessionGroup:
 async def attach_session(context: Context, flags: dict[str, str], args: list[str]) -> Result:
     """The client attaches to -t's session: -d detaches its other clients, -E leaves
     its environment as it is, -c sets the directory its new windows start in."""
-    session = find_session(context.server, flags.get("t"))  # before the terminal, as tmux
+    session = await _live_or_resurrected(context, flags.get("t"))  # before the terminal
     cwd = working_directory(context, flags, session, fallback=False)
     if cwd is not None:
         session.path = cwd  # where its new windows start
     return _attach(context, session, detach_others="d" in flags or "x" in flags,
                    hangup="x" in flags, update="E" not in flags, flags=flags)
+
+
+async def _live_or_resurrected(context: Context, target: str | None) -> Session:
+    """attach's -t: a live session, else an exited one of that exact name, resurrected
+    first."""
+    try:
+        return find_session(context.server, target)
+    except CommandError:
+        name = (target or "").removeprefix("=")
+        record = next((each for each in exited(context)[0] if each.name == name), None)
+        if not name or record is None:
+            raise
+    await resurrect_session(context, record)
+    return context.server.sessions[name]
 
 
 def client_flags(flags: dict[str, str], *, control: bool = False) -> frozenset[str]:
@@ -129,14 +146,16 @@ async def has_session(context: Context, flags: dict[str, str], args: list[str]) 
     return Result()
 
 
-_LIST_FORMAT = (
+LIST_FORMAT = (
     "#{session_name}: #{session_windows} windows (created #{session_created_string})"
     "#{?session_grouped, (group ,}#{session_group}#{?session_grouped,),}"
     "#{?session_attached, (attached),}"
     "#{?#{!=:#{snapshot_status},none}, (snapshot #{snapshot_status}),}"
+    "#{?session_exited, (exited),}"
 )
 """tmux's list-sessions line, and then how the session's environment snapshot stands
-(nothing when none was asked for: the snapshots option is off)."""
+(nothing when none was asked for: the snapshots option is off), or that it exited (its
+server died: `resurrect` brings it back)."""
 
 
 @command("list-sessions")
@@ -149,8 +168,13 @@ async def list_sessions(context: Context, flags: dict[str, str], args: list[str]
         values.update({"session_created_string": time.ctime(session.created)})
         return values, scope
 
-    return listed(flags, _LIST_FORMAT, (item(session) for session in sorted(
-        server.sessions.values(), key=lambda s: s.name)))
+    live = [item(session) for session in sorted(server.sessions.values(), key=lambda s: s.name)]
+    gone, warnings = exited(context)
+    result = listed(flags, LIST_FORMAT, [*live, *((exited_sessions.values(record), None)
+                                                   for record in gone)])
+    result.stderr = "".join(f"{line}\n" for line in warnings)
+    return result
+
 
 
 @command("kill-session")
@@ -158,7 +182,14 @@ async def kill_session(context: Context, flags: dict[str, str], args: list[str])
     """The target session; -a every other session instead; -C clears the alerts of its
     windows and kills nothing."""
     server = context.server
-    session = find_session(server, flags.get("t"))
+    try:
+        session = find_session(server, flags.get("t"))
+    except CommandError:
+        target = (flags.get("t") or "").removeprefix("=")
+        if target and "a" not in flags and "C" not in flags and records.forget(
+                server.resurrection.where, target):
+            return Result()  # an exited session: forgotten
+        raise
     if "C" in flags:
         for window in session.windows:
             window.activity = window.bell = False

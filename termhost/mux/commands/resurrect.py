@@ -1,0 +1,136 @@
+"""resurrect (termhost's own verb): exited sessions, those whose server died, rebuilt from
+their resurrection records (resurrect/records.py) with tmux's own commands, as a user
+would rebuild them: new-session, new-window and split-window in each pane's directory,
+select-layout with the window's layout string, the names, the active panes, the zoom and
+the current window.
+
+A pane's shell comes back as a new shell. Any other program is not run again blindly:
+the pane says `Press Enter to run: COMMAND` and runs it on Enter, or at once with -r
+(resurrect/programs.py). A directory that is
+gone is the home directory instead, with a warning; a record that cannot be read is a
+warning, and the others still come back.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from termhost.mux.commands import CommandError, Context, Result, command, run_command
+from termhost.resurrect import records
+from termhost.resurrect.programs import wrap
+from termhost.resurrect.records import PaneRecord, SessionRecord
+
+__all__ = ["exited", "resurrect_session"]
+
+_SIZE = re.compile(r"[0-9a-f]{4},(\d+)x(\d+),")
+"""A layout string's start: its checksum and the window's size."""
+
+
+
+@dataclass
+class _Rebuilt:
+    warnings: list[str] = field(default_factory=list)
+
+
+def exited(context: Context) -> tuple[list[SessionRecord], list[str]]:
+    """The records of this server's sessions that are not live, and the warnings of those
+    that cannot be read."""
+    found, warnings = records.load_all(context.server.resurrection.where)
+    return [record for record in found if record.name not in context.server.sessions], warnings
+
+
+@command("resurrect")
+async def resurrect(context: Context, flags: dict[str, str], args: list[str]) -> Result:
+    """-t NAME: the exited session NAME back (by its exact name); -a: every exited
+    session; -r: each pane's program run at once rather than on Enter."""
+    if ("a" in flags) == ("t" in flags):
+        raise CommandError("resurrect needs -t session-name or -a")
+    candidates, warnings = exited(context)
+    if "t" in flags:
+        name = flags["t"].removeprefix("=")
+        if name in context.server.sessions:
+            raise CommandError(f"session {name} is running: nothing to resurrect")
+        chosen = [record for record in candidates if record.name == name]
+        if not chosen:
+            raise CommandError(f"no exited session: {name}")
+    else:
+        chosen = candidates
+    for record in chosen:
+        warnings += await resurrect_session(context, record, run_now="r" in flags)
+    return Result(stderr="".join(f"{line}\n" for line in warnings))
+
+
+async def resurrect_session(context: Context, record: SessionRecord, *,
+                            run_now: bool = False) -> list[str]:
+    """Rebuild the session of `record`; the warnings (gone directories). CommandError if
+    a command of the rebuild fails (the session is then killed, the record kept)."""
+    rebuilt = _Rebuilt()
+    name = record.name
+    try:
+        for number, window in enumerate(record.windows):
+            size = _SIZE.match(window.layout)
+            first, rest = window.panes[0], window.panes[1:]
+            naming = [] if window.automatic_name else ["-n", window.name]
+            if number == 0:
+                sizing = ["-x", size.group(1), "-y", size.group(2)] if size else []
+                made = await _run(context, "new-session", "-d", "-P", "-F",
+                                  "#{window_id} #{pane_id} #{window_index}", "-s", name,
+                                  *sizing, *naming, *_place(first, rebuilt),
+                                  *_program(first, run_now))
+                window_id, last, index = made.split()
+                if int(index) != window.index:  # another base-index than the record's
+                    await _run(context, "move-window", "-s", window_id,
+                               "-t", f"={name}:{window.index}")
+            else:
+                made = await _run(context, "new-window", "-d", "-P", "-F",
+                                  "#{window_id} #{pane_id}", "-t", f"={name}:{window.index}",
+                                  *naming, *_place(first, rebuilt), *_program(first, run_now))
+                window_id, last = made.split()
+            for pane in rest:  # each after the last: the panes in the record's order
+                last = (await _run(context, "split-window", "-d", "-P", "-F", "#{pane_id}",
+                                   "-t", last, *_place(pane, rebuilt),
+                                   *_program(pane, run_now))).strip()
+            await _run(context, "select-layout", "-t", window_id, window.layout)
+            panes = (await _run(context, "list-panes", "-t", window_id, "-F",
+                                "#{pane_id}")).split()
+            for pane_id, pane in zip(panes, window.panes, strict=False):
+                if pane.title:
+                    await _run(context, "select-pane", "-t", pane_id, "-T", pane.title)
+            await _run(context, "select-pane", "-t", panes[window.active])
+            if window.zoomed and len(panes) > 1:
+                await _run(context, "resize-pane", "-Z", "-t", panes[window.active])
+        for option, value in record.options.items():
+            await _run(context, "set-option", "-t", f"={name}", option, value)
+        await _run(context, "select-window", "-t", f"={name}:{record.current}")
+        context.server.sessions[name].created = record.created  # the same session, back
+    except CommandError:
+        if name in context.server.sessions:
+            context.server.kill_session(context.server.sessions[name])
+        raise
+    return rebuilt.warnings
+
+
+async def _run(context: Context, *argv: str) -> str:
+    result = await run_command(context, list(argv))
+    if result.status:
+        said = result.stderr.strip().splitlines()
+        raise CommandError(f"resurrecting: {argv[0]}: {said[0] if said else 'failed'}")
+    return result.stdout
+
+
+def _place(pane: PaneRecord, rebuilt: _Rebuilt) -> list[str]:
+    """-c for the pane's directory, or the home directory when it is gone (warned)."""
+    if pane.cwd and os.path.isdir(pane.cwd):
+        return ["-c", pane.cwd]
+    home = os.path.expanduser("~")
+    if pane.cwd:
+        rebuilt.warnings.append(f"{pane.cwd}: no such directory; a pane starts in {home}")
+    return ["-c", home]
+
+
+def _program(pane: PaneRecord, run_now: bool) -> list[str]:
+    """What the pane runs: nothing for its shell (the default shell starts), else its
+    program, wrapped (resurrect/programs.py)."""
+    return [] if pane.command is None else wrap(pane.command, pane.in_shell, run_now=run_now)

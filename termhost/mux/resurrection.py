@@ -1,0 +1,168 @@
+"""Resurrection records, on the server's side: each session's record (resurrect/records.py)
+kept up to date on disk, so that a server that dies (a crash, kill -9, a reboot) leaves
+what it takes to bring its sessions back.
+
+A record is written after a change of structure (a window or pane made, moved or closed,
+a layout, a name: `changed`, debounced by DEBOUNCE) and looked at every POLL seconds for
+what changes without an event (a pane's working directory, its foreground program, its
+title); it is written only when it differs from the last one written. A session that ends
+on purpose (kill-session, its last pane exiting) loses its record; a server that is killed
+(kill-server, a signal) freezes them as they are. `set resurrect off` (globally, or for a
+session) stops it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from termhost.mux import layout
+from termhost.resurrect import records
+from termhost.resurrect.programs import unwrap
+from termhost.resurrect.records import PaneRecord, SessionRecord, WindowRecord
+from termhost.state import PrivateStateError
+
+if TYPE_CHECKING:
+    from termhost.mux.model import Session
+    from termhost.mux.pane import Pane
+    from termhost.mux.server import Server
+
+__all__ = ["DEBOUNCE", "POLL", "Resurrection", "record_of"]
+
+DEBOUNCE = 0.2
+"""Seconds after a change before the records are looked at: a burst of changes (a
+script's splits) is one write."""
+POLL = 5.0
+"""Seconds between looks for what changes without an event."""
+
+
+class Resurrection:
+    """The records of one server's sessions, in `where` (records.directory)."""
+
+    def __init__(self, server: Server, where: Path) -> None:
+        self.server = server
+        self.where = where
+        self._written: dict[str, str] = {}
+        """Each session's record as last written, but for its time."""
+        self._soon: asyncio.TimerHandle | None = None
+        self._poll: asyncio.TimerHandle | None = None
+        self._frozen = False
+        self._warned = False
+
+    def start(self) -> None:
+        """Look every POLL seconds, from now on; drop the records past their
+        resurrect-max-age."""
+        try:
+            records.prune(self.where, self.server.options.number("resurrect-max-age") * 86400)
+        except OSError:
+            pass
+        self._poll = asyncio.get_running_loop().call_later(POLL, self._look_again)
+
+    def changed(self) -> None:
+        """Something of a session's structure changed: look soon."""
+        if self._soon is None and not self._frozen:
+            self._soon = asyncio.get_running_loop().call_later(DEBOUNCE, self.save_changed)
+
+    def save_changed(self) -> None:
+        """Write the record of every session whose record differs from the last written."""
+        self._soon = None
+        if self._frozen:
+            return
+        for session in list(self.server.sessions.values()):
+            if self.server.session_option(session, "resurrect") != "on":
+                if records.forget(self.where, session.name):
+                    self._written.pop(session.name, None)
+                continue
+            record = record_of(self.server, session)
+            text = json.dumps(record.to_json(), sort_keys=True)
+            if self._written.get(session.name) == text:
+                continue
+            try:
+                records.save(self.where, record)
+            except (OSError, PrivateStateError) as error:
+                if not self._warned:  # once: a full disk should not fill the log too
+                    print(f"termhost server: cannot write session records: {error}",
+                          file=sys.stderr)
+                    self._warned = True
+                continue
+            self._written[session.name] = text
+
+    def renamed(self, old: str) -> None:
+        """A session was renamed: the record under its old name goes."""
+        self.ended(old)
+        self.changed()
+
+    def ended(self, name: str) -> None:
+        """The session `name` ended on purpose: no record of it stays."""
+        if not self._frozen:
+            records.forget(self.where, name)
+            self._written.pop(name, None)
+
+    def freeze(self) -> None:
+        """The server is being killed: every record stays as it was last written."""
+        self._frozen = True
+        for handle in (self._soon, self._poll):
+            if handle is not None:
+                handle.cancel()
+
+    def _look_again(self) -> None:
+        self.save_changed()
+        if not self._frozen:
+            self._poll = asyncio.get_running_loop().call_later(POLL, self._look_again)
+
+
+def record_of(server: Server, session: Session) -> SessionRecord:
+    """The record of `session` as it stands (its `saved` time not set)."""
+    windows = []
+    for link in sorted(session.links, key=lambda each: each.index):
+        window = link.window
+        panes = []
+        for pane in window.panes:
+            command, in_shell = foreground(pane)
+            panes.append(PaneRecord(pane.current_path() or pane.start_path, command,
+                                    pane.terminal.screen.title or "", in_shell))
+        windows.append(WindowRecord(
+            link.index, window.name, layout.describe(window.layout, lambda pane: pane.id),
+            panes, active=window.panes.index(window.active),
+            automatic_name=window.automatic_name, zoomed=window.zoomed))
+    current = session.current.index if session.current is not None else windows[0].index
+    return SessionRecord(session.name, windows, created=session.created, current=current,
+                         cwd=session.path, options=dict(session.options))
+
+
+def foreground(pane: Pane) -> tuple[list[str] | None, bool]:
+    """The program in the foreground of the pane's terminal, and whether it runs under
+    the pane's shell: the pane's own command when its process is in the foreground (None
+    for the shell), else the process group leader's argv. (None, True) when it cannot
+    be told (a dead pane)."""
+    if pane.child is None or pane.closed:
+        return None, True
+    try:
+        group = os.tcgetpgrp(pane.master)
+    except OSError:
+        return None, True
+    if group != pane.pid:
+        return _command_line(group), True
+    original = unwrap(pane.start_command)
+    if original is None:
+        return list(pane.start_command) or None, not pane.start_command
+    # A resurrected pane's program: still waiting for Enter or running under its
+    # wrapper, or exec'd in its place; else the wrapper has become the shell.
+    line = _command_line(pane.pid)
+    if line == pane.start_command or (not original[1] and line == original[0]):
+        return original
+    return None, True
+
+
+def _command_line(pid: int) -> list[str] | None:
+    """The argv of process `pid`; None when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            line = file.read().rstrip(b"\0")  # each argument ends in a NUL
+    except OSError:
+        return None
+    return [os.fsdecode(word) for word in line.split(b"\0")] if line else None

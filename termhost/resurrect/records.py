@@ -1,0 +1,196 @@
+"""Resurrection records: one JSON file per session, under
+`$XDG_STATE_HOME/termhost/sessions/SOCKET/NAME.json` (termhost.state: 0600 files in 0700
+directories, replaced atomically, so a kill at any moment leaves the last good record).
+
+A record holds what it takes to rebuild the session: its name, when it was created,
+its options set on it alone, its current window; each window's index, name (and whether
+automatic-rename named it), layout (tmux's layout string), zoom and active pane; each
+pane's working directory, the program in its foreground (None for the pane's shell) and
+title. Never the panes' content. Records are versioned: one of a newer version, or one
+that does not parse, is refused with a one-line reason and the others still load.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from termhost import state
+
+__all__ = [
+    "VERSION",
+    "PaneRecord",
+    "RecordError",
+    "SessionRecord",
+    "WindowRecord",
+    "directory",
+    "forget",
+    "load_all",
+    "prune",
+    "save",
+]
+
+VERSION = 1
+"""The records this termhost writes; it reads those up to it."""
+
+_SUFFIX = ".json"
+
+
+class RecordError(Exception):
+    """A record that cannot be used; one line naming it and why."""
+
+
+@dataclass
+class PaneRecord:
+    cwd: str
+    command: list[str] | None = None
+    """The program in the pane's foreground, or None: the pane's shell. Its argv when a
+    shell runs it (`in_shell`); else the pane's own command as it was given (one word: a
+    shell command line, as new-window's)."""
+    title: str = ""
+    in_shell: bool = True
+    """The program runs under the pane's shell, which comes back when it ends."""
+
+
+@dataclass
+class WindowRecord:
+    index: int
+    name: str
+    layout: str
+    panes: list[PaneRecord]
+    active: int = 0
+    """The active pane, by its place in `panes`."""
+    automatic_name: bool = True
+    zoomed: bool = False
+
+
+@dataclass
+class SessionRecord:
+    name: str
+    windows: list[WindowRecord]
+    created: float = 0.0
+    current: int = 0
+    """The current window's index."""
+    cwd: str = ""
+    options: dict[str, str] = field(default_factory=dict)
+    saved: float = 0.0
+    """When it was written (time.time())."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": VERSION, **asdict(self)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SessionRecord:
+        """The record `data` holds; RecordError saying what is wrong with it."""
+        if not isinstance(data, dict):
+            raise RecordError("not a JSON object")
+        version = data.get("version")
+        if not isinstance(version, int) or version < 1:
+            raise RecordError("no version")
+        if version > VERSION:
+            raise RecordError(f"written by a newer termhost (record version {version}, "
+                              f"this one reads up to {VERSION})")
+        try:
+            windows = [WindowRecord(**{**window, "panes": [PaneRecord(**pane)
+                                                           for pane in window["panes"]]})
+                       for window in data["windows"]]
+            record = cls(
+                name=data["name"], windows=windows, created=float(data.get("created", 0)),
+                current=int(data.get("current", 0)), cwd=str(data.get("cwd", "")),
+                options={str(k): str(v) for k, v in dict(data.get("options", {})).items()},
+                saved=float(data.get("saved", 0)))
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(f"malformed ({type(error).__name__}: {error})") from None
+        _check(record)
+        return record
+
+
+def _check(record: SessionRecord) -> None:
+    """The types JSON cannot promise, and a session's shape: a name, at least one window,
+    each with at least one pane."""
+    if not isinstance(record.name, str) or not record.name:
+        raise RecordError("no session name")
+    if not record.windows:
+        raise RecordError("no windows")
+    for window in record.windows:
+        if not (isinstance(window.index, int) and isinstance(window.name, str)
+                and isinstance(window.layout, str) and window.panes
+                and isinstance(window.active, int) and 0 <= window.active < len(window.panes)):
+            raise RecordError(f"window {window.index!r} is malformed")
+        for pane in window.panes:
+            if not isinstance(pane.cwd, str) or not isinstance(pane.title, str) or not isinstance(
+                    pane.in_shell, bool) or not (
+                    pane.command is None or (isinstance(pane.command, list) and pane.command
+                                             and all(isinstance(w, str) for w in pane.command))):
+                raise RecordError(f"a pane of window {window.index} is malformed")
+
+
+def directory(env: Mapping[str, str], socket: Path | str) -> Path:
+    """The records of the server listening on `socket`."""
+    return state.state_home(env) / "sessions" / state.socket_component(socket)
+
+
+def _path(where: Path, name: str) -> Path:
+    return where / (state.socket_component(name) + _SUFFIX)
+
+
+def save(where: Path, record: SessionRecord) -> None:
+    """Write `record` (its `saved` time set now), replacing the session's last one."""
+    state.ensure_private_dir(where.parent, "session record")
+    state.ensure_private_dir(where, "session record")
+    record.saved = time.time()
+    text = json.dumps(record.to_json(), indent=1, ensure_ascii=False) + "\n"
+    state.write_private(_path(where, record.name), text.encode("utf-8"))
+
+
+def forget(where: Path, name: str) -> bool:
+    """Remove the record of session `name`; whether there was one."""
+    try:
+        os.unlink(_path(where, name))
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def load_all(where: Path) -> tuple[list[SessionRecord], list[str]]:
+    """The records in `where`, by name, and a warning line for each that cannot be used
+    (it stays on disk: a newer termhost may read it). Another uid's file is refused."""
+    records: list[SessionRecord] = []
+    warnings: list[str] = []
+    try:
+        entries = sorted(os.listdir(where))
+    except OSError:
+        return [], []
+    euid = os.geteuid()
+    for entry in entries:
+        if not entry.endswith(_SUFFIX) or entry.startswith("."):
+            continue
+        path = where / entry
+        try:
+            with open(path, "rb") as file:
+                if os.fstat(file.fileno()).st_uid != euid:
+                    raise RecordError("owned by another user")
+                data = json.loads(file.read())
+            records.append(SessionRecord.from_json(data))
+        except OSError as error:
+            warnings.append(f"session record {path} ignored: {error.strerror or error}")
+        except ValueError as error:
+            warnings.append(f"session record {path} ignored: not valid JSON ({error})")
+        except RecordError as error:
+            warnings.append(f"session record {path} ignored: {error}")
+    return sorted(records, key=lambda record: record.name), warnings
+
+
+def prune(where: Path, max_age: float, now: float | None = None) -> list[str]:
+    """Remove the records not written for `max_age` seconds; their sessions' names."""
+    now = time.time() if now is None else now
+    records, _ = load_all(where)
+    gone = [record.name for record in records if now - record.saved > max_age]
+    for name in gone:
+        forget(where, name)
+    return gone
