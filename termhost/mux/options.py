@@ -94,9 +94,9 @@ _HONOURED = {
         Option("focus-events", "off", "choice", choices=("off", "on"), scope="server"),
         Option("snapshots", "on", "choice", choices=("off", "on"), scope="server"),
         Option("snapshot-timeout", "10", "number", 1, 3600, scope="server"),
-        # termhost's own: resurrection records (mux/resurrection.py), by session.
-        Option("resurrect", "on", "choice", choices=("off", "on")),
-        Option("resurrect-max-age", "30", "number", 1, 36500),
+        # termhost's own: resurrection records (mux/resurrection.py).
+        Option("resurrect", "on", "choice", choices=("off", "on"), scope="server"),
+        Option("resurrect-max-age", "30", "number", 1, 36500, scope="server"),
     )
 }
 

@@ -7,8 +7,8 @@ a layout, a name: `changed`, debounced by DEBOUNCE) and looked at every POLL sec
 what changes without an event (a pane's working directory, its foreground program, its
 title); it is written only when it differs from the last one written. A session that ends
 on purpose (kill-session, its last pane exiting) loses its record; a server that is killed
-(kill-server, a signal) freezes them as they are. `set resurrect off` (globally, or for a
-session) stops it.
+(kill-server, a signal) freezes them as they are. `set -g resurrect off` stops it and
+removes the records.
 """
 
 from __future__ import annotations
@@ -72,8 +72,9 @@ class Resurrection:
         self._soon = None
         if self._frozen:
             return
+        keep = self.server.options.get("resurrect") == "on"
         for session in list(self.server.sessions.values()):
-            if self.server.session_option(session, "resurrect") != "on":
+            if not keep:
                 if records.forget(self.where, session.name):
                     self._written.pop(session.name, None)
                 continue

@@ -74,7 +74,7 @@ def test_display_a_lists_the_variables_tmux_lists(both: BothServers) -> None:
         listed[name] = dict(line.split("=", 1) for line in lines)
         assert lines[-1] == "command=display-message", name
     ours, theirs = listed["termhost"], listed["tmux"]
-    assert set(ours) - {"snapshot_status"} == set(theirs)
+    assert set(ours) - {"snapshot_status", "session_exited"} == set(theirs)
     for name in ("history_bytes", "history_all_bytes", "config_files", "buffer_mode_format",
                  "tree_mode_format", "session_last_attached", "pane_tabs"):
         assert ours[name] == theirs[name], name
