@@ -14,9 +14,11 @@ removes the records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,13 +33,16 @@ if TYPE_CHECKING:
     from termhost.mux.pane import Pane
     from termhost.mux.server import Server
 
-__all__ = ["DEBOUNCE", "POLL", "Resurrection", "record_of"]
+__all__ = ["DEBOUNCE", "POLL", "REFRESH", "Resurrection", "record_of"]
 
 DEBOUNCE = 0.2
 """Seconds after a change before the records are looked at: a burst of changes (a
 script's splits) is one write."""
 POLL = 5.0
 """Seconds between looks for what changes without an event."""
+REFRESH = 86400.0
+"""Seconds after which a record that has not changed is written again: its time says
+the session lived then (resurrect-max-age counts from it)."""
 
 
 class Resurrection:
@@ -46,8 +51,8 @@ class Resurrection:
     def __init__(self, server: Server, where: Path) -> None:
         self.server = server
         self.where = where
-        self._written: dict[str, str] = {}
-        """Each session's record as last written, but for its time."""
+        self._written: dict[str, tuple[str, float]] = {}
+        """Each session's record as last written (but for its time), and when."""
         self._soon: asyncio.TimerHandle | None = None
         self._poll: asyncio.TimerHandle | None = None
         self._frozen = False
@@ -55,11 +60,18 @@ class Resurrection:
 
     def start(self) -> None:
         """Look every POLL seconds, from now on; drop the records past their
-        resurrect-max-age."""
+        resurrect-max-age, this server's and every other socket's (a socket in a
+        temporary directory that is gone is never started again to drop its own)."""
+        max_age = self.server.options.number("resurrect-max-age") * 86400
         try:
-            records.prune(self.where, self.server.options.number("resurrect-max-age") * 86400)
+            others = [path for path in self.where.parent.iterdir() if path != self.where]
         except OSError:
-            pass
+            others = []
+        for server_dir in [self.where, *others]:
+            records.prune(server_dir, max_age)
+            if server_dir != self.where:
+                with contextlib.suppress(OSError):
+                    server_dir.rmdir()  # only if nothing is left in it
         self._poll = asyncio.get_running_loop().call_later(POLL, self._look_again)
 
     def changed(self) -> None:
@@ -80,7 +92,8 @@ class Resurrection:
                 continue
             record = record_of(self.server, session)
             text = json.dumps(record.to_json(), sort_keys=True)
-            if self._written.get(session.name) == text:
+            last = self._written.get(session.name)
+            if last is not None and last[0] == text and time.time() - last[1] < REFRESH:
                 continue
             try:
                 records.save(self.where, record)
@@ -90,7 +103,7 @@ class Resurrection:
                           file=sys.stderr)
                     self._warned = True
                 continue
-            self._written[session.name] = text
+            self._written[session.name] = (text, time.time())
 
     def renamed(self, old: str) -> None:
         """A session was renamed: the record under its old name goes."""

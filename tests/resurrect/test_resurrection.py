@@ -246,3 +246,28 @@ def test_every_record_a_kill_leaves_parses(termhost: Termhost) -> None:
             termhost.run("resurrect", "-a")
         else:
             termhost.run("new-session", "-d", "-s", "s", "-x", "120", "-y", "40")
+
+
+def test_records_past_their_age_are_dropped_as_a_server_starts(termhost: Termhost) -> None:
+    """resurrect-max-age (30 days): this socket's records and every other socket's (one
+    in a temporary directory that is gone would never be started again)."""
+    def stored(where: Path, name: str, days_ago: float) -> None:
+        record = records.SessionRecord(name, [records.WindowRecord(
+            0, "w", "b25f,80x24,0,0,0", [records.PaneRecord(str(termhost.tmp))])])
+        records.save(where, record)
+        path = where / f"{name}.json"
+        data = json.loads(path.read_text())
+        data["saved"] -= days_ago * 86400
+        path.write_text(json.dumps(data))
+
+    elsewhere = records.directory(termhost.env, termhost.tmp / "gone" / "default")
+    stored(termhost.records, "old", 31)
+    stored(termhost.records, "recent", 29)
+    stored(elsewhere, "old-elsewhere", 40)
+    termhost.run("-f", "/dev/null", "new-session", "-d", "-s", "live")
+    wait_until(lambda: (termhost.records / "live.json").exists(), what="live's record")
+    assert sorted(path.name for path in termhost.records.iterdir()) == [
+        "live.json", "recent.json"]
+    assert not elsewhere.exists()
+    assert termhost.run("ls", "-F", "#{session_name} #{session_exited}").stdout == (
+        "live 0\nrecent 1\n")
