@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from termhost.mux.model import Session
     from termhost.mux.pane import Pane
     from termhost.mux.server import Server
+    from termhost.snapshot.model import Snapshot
 
 __all__ = ["DEBOUNCE", "POLL", "REFRESH", "Resurrection", "record_of"]
 
@@ -53,6 +54,8 @@ class Resurrection:
         self.where = where
         self._written: dict[str, tuple[str, float]] = {}
         """Each session's record as last written (but for its time), and when."""
+        self._snapshots: dict[str, Snapshot] = {}
+        """Each session's snapshot as last kept beside its record."""
         self._soon: asyncio.TimerHandle | None = None
         self._poll: asyncio.TimerHandle | None = None
         self._frozen = False
@@ -90,6 +93,7 @@ class Resurrection:
                 if records.forget(self.where, session.name):
                     self._written.pop(session.name, None)
                 continue
+            self._save_snapshot(session)
             record = record_of(self.server, session)
             text = json.dumps(record.to_json(), sort_keys=True)
             last = self._written.get(session.name)
@@ -105,6 +109,20 @@ class Resurrection:
                 continue
             self._written[session.name] = (text, time.time())
 
+    def _save_snapshot(self, session: Session) -> None:
+        """The session's environment snapshot beside its record, once it is ready (and
+        again when a new one is taken)."""
+        kept = session.snapshot
+        if kept is None or kept.status != "ready" or kept.snapshot is None:
+            return
+        if self._snapshots.get(session.name) is kept.snapshot:
+            return
+        try:
+            records.save_snapshot(self.where, session.name, kept.snapshot.to_json())
+        except (OSError, PrivateStateError):
+            return  # the record itself said so, if the disk is the cause
+        self._snapshots[session.name] = kept.snapshot
+
     def renamed(self, old: str) -> None:
         """A session was renamed: the record under its old name goes."""
         self.ended(old)
@@ -115,6 +133,7 @@ class Resurrection:
         if not self._frozen:
             records.forget(self.where, name)
             self._written.pop(name, None)
+            self._snapshots.pop(name, None)
 
     def freeze(self) -> None:
         """The server is being killed: every record stays as it was last written."""

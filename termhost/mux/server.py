@@ -75,6 +75,7 @@ from termhost.mux.tty_output import TtyOutput, open_tty
 from termhost.mux.verbs import lookup
 from termhost.resurrect import records
 from termhost.snapshot import store as snapshot_store
+from termhost.snapshot.model import Snapshot
 from termhost.snapshot.queue import CaptureQueue
 
 if TYPE_CHECKING:
@@ -143,6 +144,9 @@ class Server:
         self._first_client = True
         self.resurrection = Resurrection(self, records.directory(os.environ, path))
         """The sessions' resurrection records (mux/resurrection.py)."""
+        self.adopted_snapshots: dict[str, Snapshot] = {}
+        """Snapshots for sessions about to be made, by name, taken instead of a capture
+        (a resurrected session's, from its record)."""
         self.snapshots = snapshot_store.server_dir(os.environ, path)
         """Where the sessions' snapshots go (termhost.snapshot.store): emptied as the
         server starts and as it ends, so that no dead server's snapshot is ever used."""
@@ -438,7 +442,10 @@ class Server:
             self.default_shell(env), cwd, env, self.snapshots, session.id, session.name,
             timeout=self.options.number("snapshot-timeout"), captures=self.captures)
         session.snapshot.register()
-        if self.options.get("snapshots") == "on":
+        adopted = self.adopted_snapshots.pop(session.name, None)
+        if adopted is not None:
+            session.snapshot.adopt(adopted)
+        elif self.options.get("snapshots") == "on":
             session.snapshot.start()
         self.hook("session-created", session)
         return session

@@ -68,6 +68,13 @@ class SessionSnapshot:
         self.status, self._done = "pending", asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._take(fresh))
 
+    def adopt(self, snapshot: Snapshot) -> None:
+        """Take `snapshot` as this session's, ready, without a capture (a resurrected
+        session's, from its record: the rc files do not run again)."""
+        self._store(snapshot)
+        self.snapshot, self.status, self.error = snapshot, "ready", ""
+        self._done.set()
+
     @property
     def script(self) -> Path:
         """The stored script that recreates the environment (`termhost exec` sources it)."""

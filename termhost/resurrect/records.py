@@ -2,7 +2,8 @@
 `$XDG_STATE_HOME/termhost/sessions/SOCKET/NAME.json` (termhost.state: 0600 files in 0700
 directories, replaced atomically, so a kill at any moment leaves the last good record).
 
-A record holds what it takes to rebuild the session: its name, when it was created,
+A record holds what it takes to rebuild the session (and beside it, its environment
+snapshot, from which the session's shells start again): its name, when it was created,
 its options set on it alone, its current window; each window's index, name (and whether
 automatic-rename named it), layout (tmux's layout string), zoom and active pane; each
 pane's working directory, the program in its foreground (None for the pane's shell) and
@@ -31,14 +32,20 @@ __all__ = [
     "directory",
     "forget",
     "load_all",
+    "load_snapshot",
     "prune",
     "save",
+    "save_snapshot",
+    "script_path",
 ]
 
 VERSION = 1
 """The records this termhost writes; it reads those up to it."""
 
 _SUFFIX = ".json"
+_SNAPSHOT_SUFFIX = ".snapshot"
+"""A session's environment snapshot (its JSON), beside its record: written once per
+snapshot, not with every change of the record."""
 
 
 class RecordError(Exception):
@@ -148,8 +155,43 @@ def save(where: Path, record: SessionRecord) -> None:
     state.write_private(_path(where, record.name), text.encode("utf-8"))
 
 
+def save_snapshot(where: Path, name: str, snapshot: Mapping[str, Any]) -> None:
+    """Keep the environment snapshot of session `name` (its JSON) beside its record."""
+    state.ensure_private_dir(where.parent, "session record")
+    state.ensure_private_dir(where, "session record")
+    text = json.dumps(snapshot, ensure_ascii=False) + "\n"
+    state.write_private(_snapshot_path(where, name), text.encode("utf-8"))
+
+
+def load_snapshot(where: Path, name: str) -> dict[str, Any] | None:
+    """The snapshot kept beside the record of `name` (its JSON); None if there is none
+    or it cannot be read (the shells then start as usual)."""
+    try:
+        with open(_snapshot_path(where, name), "rb") as file:
+            if os.fstat(file.fileno()).st_uid != os.geteuid():
+                return None
+            data = json.loads(file.read())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def script_path(where: Path, name: str) -> Path:
+    """Where a resurrected session's shells read its snapshot from (a script)."""
+    return where / f".{state.socket_component(name)}.sh"
+
+
+def _snapshot_path(where: Path, name: str) -> Path:
+    return where / f"{state.socket_component(name)}{_SNAPSHOT_SUFFIX}"
+
+
 def forget(where: Path, name: str) -> bool:
-    """Remove the record of session `name`; whether there was one."""
+    """Remove the record of session `name` (and its snapshot); whether there was one."""
+    for path in (_snapshot_path(where, name), script_path(where, name)):
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
     try:
         os.unlink(_path(where, name))
     except FileNotFoundError:

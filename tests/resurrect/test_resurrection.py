@@ -271,3 +271,40 @@ def test_records_past_their_age_are_dropped_as_a_server_starts(termhost: Termhos
     assert not elsewhere.exists()
     assert termhost.run("ls", "-F", "#{session_name} #{session_exited}").stdout == (
         "live 0\nrecent 1\n")
+
+
+BASHRC = """\
+case $- in *i*) ;; *) return;; esac
+echo ran >> "$HOME/rc.log"
+export FROM_RC='from the rc file'
+shout() { echo "SHOUT: $*"; }
+PS1='$ '
+"""
+
+
+def test_a_resurrected_shell_starts_in_the_session_s_environment(termhost: Termhost) -> None:
+    """The session's snapshot is kept beside its record: the shells come back with what
+    the rc file exported and defined, and the rc file does not run again (not in the
+    panes, not in a capture)."""
+    (termhost.tmp / ".bashrc").write_text(BASHRC)
+    termhost.env["SHELL"] = "/bin/bash"
+    termhost.run("-f", "/dev/null", "new-session", "-d", "-s", "env", "-x", "80", "-y", "24")
+    termhost.run("split-window", "-t", "env")
+    termhost.run("snapshot", "-t", "env", "--wait")
+    wait_until(lambda: list(termhost.records.glob("env.snapshot")), what="the kept snapshot")
+    termhost.saved("the record")
+    termhost.crash()
+    runs = (termhost.tmp / "rc.log").read_text().count("ran")
+    termhost.run("resurrect", "-t", "env")
+    for pane in ("env:0.0", "env:0.1"):
+        termhost.run("send-keys", "-t", pane, 'echo "[$FROM_RC]"; shout back', "Enter")
+        wait_until(lambda pane=pane: "SHOUT: back" in termhost.run(  # type: ignore[misc]
+            "capture-pane", "-p", "-t", pane).stdout, what=f"shout in {pane}")
+        assert "[from the rc file]" in termhost.run("capture-pane", "-p", "-t", pane).stdout
+    assert (termhost.tmp / "rc.log").read_text().count("ran") == runs
+    assert termhost.run("show-snapshot", "-t", "env").stdout.count("FROM_RC") == 1
+    # Its record says shell, not the command that started it from the snapshot.
+    termhost.run("select-pane", "-t", "env:0.0")
+    wait_until(lambda: termhost.record("env")["windows"][0]["active"] == 0, what="the record")
+    assert [pane["command"] for pane in termhost.record("env")["windows"][0]["panes"]] == [
+        None, None]

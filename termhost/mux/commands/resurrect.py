@@ -17,10 +17,21 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from termhost.mux.commands import CommandError, Context, Result, command, run_command
+from termhost import state
+from termhost.mux.commands import (
+    CommandError,
+    Context,
+    Result,
+    command,
+    find_pane,
+    run_command,
+)
 from termhost.resurrect import records
 from termhost.resurrect.programs import wrap
 from termhost.resurrect.records import PaneRecord, SessionRecord
+from termhost.snapshot.errors import SnapshotError
+from termhost.snapshot.model import Snapshot
+from termhost.snapshot.shells import interactive_argv, to_script
 
 __all__ = ["exited", "resurrect_session"]
 
@@ -31,7 +42,33 @@ _SIZE = re.compile(r"[0-9a-f]{4},(\d+)x(\d+),")
 
 @dataclass
 class _Rebuilt:
+    shell: list[str] = field(default_factory=list)
+    """How its shell panes start: from the session's snapshot (`-e` variables, then
+    argv), or [] for the default shell."""
     warnings: list[str] = field(default_factory=list)
+
+
+def _snapshot_shell(context: Context, name: str) -> list[str]:
+    """The shell of the session `name`, started from the environment snapshot kept
+    beside its record (its script written for it to read, 0600): -e for what it needs
+    set, then its argv. The snapshot becomes the new session's, so no capture runs its
+    rc files again. [] when there is none, or the shell cannot start from one (zsh)."""
+    where = context.server.resurrection.where
+    data = records.load_snapshot(where, name)
+    if data is None:
+        return []
+    try:
+        snapshot = Snapshot.from_json(data)
+        script = records.script_path(where, name)
+        state.write_private(script, os.fsencode(to_script(snapshot)))
+        started = interactive_argv(snapshot.kind, snapshot.shell, str(script))
+    except (SnapshotError, OSError, ValueError, KeyError, TypeError):
+        return []
+    context.server.adopted_snapshots[name] = snapshot
+    if started is None:
+        return []
+    argv, env = started
+    return [*(f"-e{key}={value}" for key, value in env.items()), *argv]
 
 
 def exited(context: Context) -> tuple[list[SessionRecord], list[str]]:
@@ -66,7 +103,7 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
                             run_now: bool = False) -> list[str]:
     """Rebuild the session of `record`; the warnings (gone directories). CommandError if
     a command of the rebuild fails (the session is then killed, the record kept)."""
-    rebuilt = _Rebuilt()
+    rebuilt = _Rebuilt(shell=_snapshot_shell(context, record.name))
     name = record.name
     try:
         for number, window in enumerate(record.windows):
@@ -78,7 +115,7 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
                 made = await _run(context, "new-session", "-d", "-P", "-F",
                                   "#{window_id} #{pane_id} #{window_index}", "-s", name,
                                   *sizing, *naming, *_place(first, rebuilt),
-                                  *_program(first, run_now))
+                                  *_program(first, rebuilt, run_now))
                 window_id, last, index = made.split()
                 if int(index) != window.index:  # another base-index than the record's
                     await _run(context, "move-window", "-s", window_id,
@@ -86,12 +123,15 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
             else:
                 made = await _run(context, "new-window", "-d", "-P", "-F",
                                   "#{window_id} #{pane_id}", "-t", f"={name}:{window.index}",
-                                  *naming, *_place(first, rebuilt), *_program(first, run_now))
+                                  *naming, *_place(first, rebuilt),
+                                  *_program(first, rebuilt, run_now))
                 window_id, last = made.split()
+            _started(context, first, rebuilt, last)
             for pane in rest:  # each after the last: the panes in the record's order
                 last = (await _run(context, "split-window", "-d", "-P", "-F", "#{pane_id}",
                                    "-t", last, *_place(pane, rebuilt),
-                                   *_program(pane, run_now))).strip()
+                                   *_program(pane, rebuilt, run_now))).strip()
+                _started(context, pane, rebuilt, last)
             await _run(context, "select-layout", "-t", window_id, window.layout)
             panes = (await _run(context, "list-panes", "-t", window_id, "-F",
                                 "#{pane_id}")).split()
@@ -130,7 +170,16 @@ def _place(pane: PaneRecord, rebuilt: _Rebuilt) -> list[str]:
     return ["-c", home]
 
 
-def _program(pane: PaneRecord, run_now: bool) -> list[str]:
-    """What the pane runs: nothing for its shell (the default shell starts), else its
-    program, wrapped (resurrect/programs.py)."""
-    return [] if pane.command is None else wrap(pane.command, pane.in_shell, run_now=run_now)
+def _started(context: Context, pane: PaneRecord, rebuilt: _Rebuilt, pane_id: str) -> None:
+    """A shell started from the snapshot is the pane's shell (#{pane_start_command}
+    empty, as for the default shell), so that its record says so again."""
+    if pane.command is None and rebuilt.shell:
+        find_pane(context.server, pane_id)[2].start_command = []
+
+
+def _program(pane: PaneRecord, rebuilt: _Rebuilt, run_now: bool) -> list[str]:
+    """What the pane runs: its shell (from the session's snapshot, else the default
+    shell), or its program, wrapped (resurrect/programs.py)."""
+    if pane.command is None:
+        return rebuilt.shell
+    return wrap(pane.command, pane.in_shell, run_now=run_now)

@@ -40,6 +40,7 @@ __all__ = [
     "ShellLanguage",
     "exec_argv",
     "exec_script",
+    "interactive_argv",
     "kind_of",
     "language",
     "read_report",
@@ -128,6 +129,14 @@ def exec_argv(kind: str, shell: str, script_path: str) -> list[str]:
     language_ = language(kind)
     return [*language_.run_argv(shell, language_.exec_body(script_path)),
             *language_.exec_tail(shell)]
+
+
+def interactive_argv(kind: str, shell: str, script_path: str
+                     ) -> tuple[list[str], dict[str, str]] | None:
+    """An interactive `shell` (of `kind`) that starts from the snapshot at `script_path`
+    rather than its startup files (a resurrected pane's), and the variables it needs
+    set; None for a shell that has no way to (zsh: it starts as usual)."""
+    return language(kind).interactive_argv(shell, script_path)
 
 
 def read_report(kind: str, report: bytes, nonce: str) -> tuple[str, dict[str, str], Parsed]:

@@ -126,6 +126,13 @@ class ShellLanguage(ABC):
         """
         return f'{self.source_line(script_path)}\neval "set --\n$1"'
 
+    def interactive_argv(self, shell: str, script_path: str
+                         ) -> tuple[list[str], dict[str, str]] | None:
+        """An interactive shell that reads `script_path` in place of its startup files,
+        and what its environment needs for that; None where the shell has no way (a
+        resurrected pane then starts the shell as usual)."""
+        return None
+
     def exec_tail(self, shell: str) -> list[str]:
         """Arguments between the body and the command: $0, the shell's name."""
         return [shell]

@@ -125,6 +125,10 @@ unset __th_login __th_f
         return (f"builtin shopt -u expand_aliases\n{source}\nbuiltin shopt -s expand_aliases\n"
                 f'\\{name} "$@"\n')
 
+    def interactive_argv(self, shell: str, script_path: str
+                         ) -> tuple[list[str], dict[str, str]] | None:
+        return [shell, "--rcfile", script_path, "-i"], {}
+
     def run_argv(self, shell: str, body: str) -> list[str]:
         # Aliases expand in a non-interactive bash only with expand_aliases, and bash
         # expands them while reading a line: the option must be on before the line that

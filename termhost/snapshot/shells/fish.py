@@ -107,5 +107,9 @@ end >{self.quote(channel)}
         # the status `fish -c` exits with.
         return self.source_line(path)
 
+    def interactive_argv(self, shell: str, script_path: str
+                         ) -> tuple[list[str], dict[str, str]] | None:
+        return [shell, "--no-config", "--init-command", self.source_line(script_path)], {}
+
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "--no-config", "-c", body]

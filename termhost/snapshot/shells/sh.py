@@ -68,6 +68,10 @@ class Sh(PosixFamily):
         yield "unalias -a"
         yield from self.aliases(snapshot)
 
+    def interactive_argv(self, shell: str, script_path: str
+                         ) -> tuple[list[str], dict[str, str]] | None:
+        return [shell, "-i"], {"ENV": script_path}  # what an interactive sh sources
+
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "-c", body]
 
