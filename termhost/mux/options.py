@@ -97,6 +97,7 @@ _HONOURED = {
         # termhost's own: resurrection records (mux/resurrection.py).
         Option("resurrect", "on", "choice", choices=("off", "on"), scope="server"),
         Option("resurrect-max-age", "30", "number", 1, 36500, scope="server"),
+        Option("resurrect-scrollback", "0", "number", 0, 2**31 - 1, scope="server"),
     )
 }
 

@@ -8,7 +8,8 @@ what changes without an event (a pane's working directory, its foreground progra
 title); it is written only when it differs from the last one written. A session that ends
 on purpose (kill-session, its last pane exiting) loses its record; a server that is killed
 (kill-server, a signal) freezes them as they are. `set -g resurrect off` stops it and
-removes the records.
+removes the records. With `set -g resurrect-scrollback N`, the panes' last N lines are
+kept too, at each look, for the sessions whose panes wrote since the last one.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import os
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,6 +58,9 @@ class Resurrection:
         """Each session's record as last written (but for its time), and when."""
         self._snapshots: dict[str, Snapshot] = {}
         """Each session's snapshot as last kept beside its record."""
+        self._wrote: defaultdict[str, int] = defaultdict(lambda: -1)
+        """The bytes each session's panes had written when what they show was kept."""
+        self._screens: asyncio.Future[None] | None = None
         self._soon: asyncio.TimerHandle | None = None
         self._poll: asyncio.TimerHandle | None = None
         self._frozen = False
@@ -134,6 +139,7 @@ class Resurrection:
             records.forget(self.where, name)
             self._written.pop(name, None)
             self._snapshots.pop(name, None)
+            self._wrote.pop(name, None)
 
     def freeze(self) -> None:
         """The server is being killed: every record stays as it was last written."""
@@ -142,10 +148,55 @@ class Resurrection:
             if handle is not None:
                 handle.cancel()
 
+    def _keep_screens(self) -> None:
+        """With resurrect-scrollback N, what the panes show (their last N lines, with
+        their colours) kept beside each record whose panes wrote since the last time."""
+        lines = self.server.options.number("resurrect-scrollback")
+        if self._frozen or (self._screens is not None and not self._screens.done()):
+            return
+        sessions = [session for session in self.server.sessions.values()
+                    if self._wrote[session.name] != _output_of(session)] if lines else []
+        if sessions:
+            self._screens = asyncio.ensure_future(self._capture(sessions, lines))
+        elif not lines:
+            for name in list(self._wrote):
+                records.forget_scrollback(self.where, name)
+                del self._wrote[name]
+
+    async def _capture(self, sessions: list[Session], lines: int) -> None:
+        from termhost.mux.commands import Context, run_command  # the verbs: after mux
+
+        for session in sessions:
+            written = _output_of(session)
+            shown = []
+            for link in sorted(session.links, key=lambda each: each.index):
+                texts = []
+                for pane in link.window.panes:
+                    result = await run_command(Context(self.server), [
+                        "capture-pane", "-p", "-e", "-S", f"-{lines}", "-t", pane.name])
+                    shown_lines = result.stdout.split("\n") if result.status == 0 else []
+                    while shown_lines and not shown_lines[-1].strip():
+                        shown_lines.pop()  # the screen's empty rows below the last line
+                    texts.append("".join(f"{line}\n" for line in shown_lines))
+                shown.append(texts)
+            if self._frozen or self.server.sessions.get(session.name) is not session:
+                continue
+            try:
+                records.save_scrollback(self.where, session.name, shown)
+            except (OSError, PrivateStateError):
+                continue
+            self._wrote[session.name] = written
+
     def _look_again(self) -> None:
         self.save_changed()
+        self._keep_screens()
         if not self._frozen:
             self._poll = asyncio.get_running_loop().call_later(POLL, self._look_again)
+
+
+def _output_of(session: Session) -> int:
+    """A measure that changes whenever a pane of `session` writes."""
+    return sum(pane.output_bytes for window in session.windows for pane in window.panes)
 
 
 def record_of(server: Server, session: Session) -> SessionRecord:

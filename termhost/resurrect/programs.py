@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from termhost.front import shell_join
 
-__all__ = ["unwrap", "wrap"]
+__all__ = ["shown_first", "unshown", "unwrap", "wrap"]
 
 _ASK = 'printf "Press Enter to run: %s\\n" "$0"; read -r _ || exit; '
 """Before the program: wait for Enter ($0 is how the program is shown)."""
@@ -19,6 +19,20 @@ _UNDER_SHELL = '"$@"; exec "${SHELL:-/bin/sh}"'
 _COMMAND_LINE = 'eval "$1"'
 _ARGV = 'exec "$@"'
 _RUNNERS = (_UNDER_SHELL, _COMMAND_LINE, _ARGV)
+
+
+_SHOW = 'cat "$0"; exec "$@"'
+"""Before a resurrected pane's program or shell: what the pane showed ($0, a file)."""
+
+
+def shown_first(screen: str, argv: list[str]) -> list[str]:
+    """`argv`, after the file `screen` (what the pane showed before) is written out."""
+    return ["/bin/sh", "-c", _SHOW, screen, *argv]
+
+
+def unshown(argv: list[str]) -> list[str]:
+    """`argv` without `shown_first`'s part, if it has it."""
+    return argv[4:] if argv[:3] == ["/bin/sh", "-c", _SHOW] else argv
 
 
 def wrap(command: list[str], in_shell: bool, *, run_now: bool = False) -> list[str]:

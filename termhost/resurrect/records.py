@@ -7,7 +7,8 @@ snapshot, from which the session's shells start again): its name, when it was cr
 its options set on it alone, its current window; each window's index, name (and whether
 automatic-rename named it), layout (tmux's layout string), zoom and active pane; each
 pane's working directory, the program in its foreground (None for the pane's shell) and
-title. Never the panes' content. Records are versioned: one of a newer version, or one
+title. Never the panes' content, unless `resurrect-scrollback` asks for it (kept in a
+file of its own beside the record). Records are versioned: one of a newer version, or one
 that does not parse, is refused with a one-line reason and the others still load.
 """
 
@@ -18,6 +19,7 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +33,15 @@ __all__ = [
     "WindowRecord",
     "directory",
     "forget",
+    "forget_scrollback",
     "load_all",
+    "load_scrollback",
     "load_snapshot",
     "prune",
     "save",
+    "save_scrollback",
     "save_snapshot",
+    "screen_path",
     "script_path",
 ]
 
@@ -43,6 +49,8 @@ VERSION = 1
 """The records this termhost writes; it reads those up to it."""
 
 _SUFFIX = ".json"
+_SCROLLBACK_SUFFIX = ".scrollback"
+"""What the panes showed (resurrect-scrollback), beside the record, only when asked for."""
 _SNAPSHOT_SUFFIX = ".snapshot"
 """A session's environment snapshot (its JSON), beside its record: written once per
 snapshot, not with every change of the record."""
@@ -176,6 +184,45 @@ def load_snapshot(where: Path, name: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def save_scrollback(where: Path, name: str, panes: list[list[str]]) -> None:
+    """Keep what the panes of session `name` showed (resurrect-scrollback's lines of
+    each, by window then pane, with their SGR) beside its record."""
+    state.ensure_private_dir(where.parent, "session record")
+    state.ensure_private_dir(where, "session record")
+    text = json.dumps(panes, ensure_ascii=False) + "\n"
+    state.write_private(where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}",
+                        text.encode("utf-8"))
+
+
+def forget_scrollback(where: Path, name: str) -> None:
+    """Remove what `save_scrollback` kept of session `name`."""
+    try:
+        os.unlink(where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}")
+    except FileNotFoundError:
+        pass
+
+
+def load_scrollback(where: Path, name: str) -> list[list[str]]:
+    """What `save_scrollback` kept, by window then pane ([] if nothing, or unreadable)."""
+    try:
+        with open(where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}", "rb") as file:
+            if os.fstat(file.fileno()).st_uid != os.geteuid():
+                return []
+            data = json.loads(file.read())
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, list) or not all(
+            isinstance(panes, list) and all(isinstance(text, str) for text in panes)
+            for panes in data):
+        return []
+    return data
+
+
+def screen_path(where: Path, name: str, window: int, pane: int) -> Path:
+    """Where a resurrected pane reads what it showed, to show it again."""
+    return where / f".{state.socket_component(name)}.{window}.{pane}.screen"
+
+
 def script_path(where: Path, name: str) -> Path:
     """Where a resurrected session's shells read its snapshot from (a script)."""
     return where / f".{state.socket_component(name)}.sh"
@@ -187,7 +234,10 @@ def _snapshot_path(where: Path, name: str) -> Path:
 
 def forget(where: Path, name: str) -> bool:
     """Remove the record of session `name` (and its snapshot); whether there was one."""
-    for path in (_snapshot_path(where, name), script_path(where, name)):
+    encoded = state.socket_component(name)
+    for path in (_snapshot_path(where, name), script_path(where, name),
+                 where / f"{encoded}{_SCROLLBACK_SUFFIX}",
+                 *where.glob(f".{glob_escape(encoded)}.*.screen")):
         try:
             os.unlink(path)
         except FileNotFoundError:

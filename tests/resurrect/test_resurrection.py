@@ -308,3 +308,38 @@ def test_a_resurrected_shell_starts_in_the_session_s_environment(termhost: Termh
     wait_until(lambda: termhost.record("env")["windows"][0]["active"] == 0, what="the record")
     assert [pane["command"] for pane in termhost.record("env")["windows"][0]["panes"]] == [
         None, None]
+
+
+def test_scrollback_comes_back_when_asked_for_and_copy_mode_finds_it(
+        termhost: Termhost) -> None:
+    _build(termhost)
+    termhost.run("set-option", "-g", "resurrect-scrollback", "1000")
+    termhost.run("send-keys", "-t", "work:4", "seq -f 'line %04g' 1 1500", "Enter")
+    kept = termhost.records / "work.scrollback"
+    wait_until(lambda: kept.exists() and "line 1500" in kept.read_text(),
+               timeout=DEADLINE * 2, what="the scrollback kept")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    termhost.crash()
+    termhost.run("resurrect", "-t", "work")
+    def shown() -> str:
+        return termhost.run("capture-pane", "-p", "-S", "-3000", "-t", "work:4").stdout
+    wait_until(lambda: "line 1500" in shown(), what="the scrollback shown again")
+    assert "line 0700" in shown() and "line 0400" not in shown()
+    termhost.run("copy-mode", "-t", "work:4")
+    termhost.run("send-keys", "-t", "work:4", "-X", "search-backward", "line 0700")
+    assert int(termhost.run("display-message", "-p", "-t", "work:4",
+                            "#{scroll_position}").stdout) > 700
+
+
+def test_without_resurrect_scrollback_nothing_the_panes_show_is_kept(
+        termhost: Termhost) -> None:
+    _build(termhost)
+    termhost.run("send-keys", "-t", "work:4", "echo KEPT-$((6*7))", "Enter")
+    wait_until(lambda: "KEPT-42" in termhost.run("capture-pane", "-p", "-t",
+                                                  "work:4").stdout, what="the output")
+    termhost.saved("the records")
+    termhost.run("select-window", "-t", "work:4")
+    wait_until(lambda: termhost.record("work")["current"] == 4, what="a newer record")
+    for path in termhost.state.rglob("*"):
+        if path.is_file():
+            assert b"KEPT-42" not in path.read_bytes(), path

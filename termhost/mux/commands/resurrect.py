@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from termhost import state
 from termhost.mux.commands import (
@@ -27,7 +28,7 @@ from termhost.mux.commands import (
     run_command,
 )
 from termhost.resurrect import records
-from termhost.resurrect.programs import wrap
+from termhost.resurrect.programs import shown_first, unshown, wrap
 from termhost.resurrect.records import PaneRecord, SessionRecord
 from termhost.snapshot.errors import SnapshotError
 from termhost.snapshot.model import Snapshot
@@ -42,10 +43,25 @@ _SIZE = re.compile(r"[0-9a-f]{4},(\d+)x(\d+),")
 
 @dataclass
 class _Rebuilt:
+    name: str
+    default_shell: str
     shell: list[str] = field(default_factory=list)
-    """How its shell panes start: from the session's snapshot (`-e` variables, then
-    argv), or [] for the default shell."""
+    """How its shell panes start: from the session's snapshot (`-e` variables for it,
+    then its argv), or [] for the default shell."""
+    screens: list[list[str]] = field(default_factory=list)
+    """What each pane showed (resurrect-scrollback), by window then pane."""
     warnings: list[str] = field(default_factory=list)
+
+    def screen(self, where: Path, window: int, pane: int) -> str | None:
+        """The file the pane at (`window`, `pane`) shows first, written now; None when
+        nothing of it was kept."""
+        shown = self.screens[window] if window < len(self.screens) else []
+        text = shown[pane] if pane < len(shown) else ""
+        if not text:
+            return None
+        path = records.screen_path(where, self.name, window, pane)
+        state.write_private(path, text.encode("utf-8", "surrogateescape"))
+        return str(path)
 
 
 def _snapshot_shell(context: Context, name: str) -> list[str]:
@@ -103,19 +119,23 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
                             run_now: bool = False) -> list[str]:
     """Rebuild the session of `record`; the warnings (gone directories). CommandError if
     a command of the rebuild fails (the session is then killed, the record kept)."""
-    rebuilt = _Rebuilt(shell=_snapshot_shell(context, record.name))
     name = record.name
+    where = context.server.resurrection.where
+    rebuilt = _Rebuilt(name, context.server.default_shell(context.env),
+                       shell=_snapshot_shell(context, name),
+                       screens=records.load_scrollback(where, name))
     try:
         for number, window in enumerate(record.windows):
             size = _SIZE.match(window.layout)
             first, rest = window.panes[0], window.panes[1:]
+            screen = rebuilt.screen(where, number, 0)
             naming = [] if window.automatic_name else ["-n", window.name]
             if number == 0:
                 sizing = ["-x", size.group(1), "-y", size.group(2)] if size else []
                 made = await _run(context, "new-session", "-d", "-P", "-F",
                                   "#{window_id} #{pane_id} #{window_index}", "-s", name,
                                   *sizing, *naming, *_place(first, rebuilt),
-                                  *_program(first, rebuilt, run_now))
+                                  *_program(first, rebuilt, run_now, screen))
                 window_id, last, index = made.split()
                 if int(index) != window.index:  # another base-index than the record's
                     await _run(context, "move-window", "-s", window_id,
@@ -124,14 +144,15 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
                 made = await _run(context, "new-window", "-d", "-P", "-F",
                                   "#{window_id} #{pane_id}", "-t", f"={name}:{window.index}",
                                   *naming, *_place(first, rebuilt),
-                                  *_program(first, rebuilt, run_now))
+                                  *_program(first, rebuilt, run_now, screen))
                 window_id, last = made.split()
-            _started(context, first, rebuilt, last)
-            for pane in rest:  # each after the last: the panes in the record's order
+            _started(context, first, rebuilt, last, screen)
+            for position, pane in enumerate(rest, 1):  # each after the last: in order
+                screen = rebuilt.screen(where, number, position)
                 last = (await _run(context, "split-window", "-d", "-P", "-F", "#{pane_id}",
                                    "-t", last, *_place(pane, rebuilt),
-                                   *_program(pane, rebuilt, run_now))).strip()
-                _started(context, pane, rebuilt, last)
+                                   *_program(pane, rebuilt, run_now, screen))).strip()
+                _started(context, pane, rebuilt, last, screen)
             await _run(context, "select-layout", "-t", window_id, window.layout)
             panes = (await _run(context, "list-panes", "-t", window_id, "-F",
                                 "#{pane_id}")).split()
@@ -170,16 +191,28 @@ def _place(pane: PaneRecord, rebuilt: _Rebuilt) -> list[str]:
     return ["-c", home]
 
 
-def _started(context: Context, pane: PaneRecord, rebuilt: _Rebuilt, pane_id: str) -> None:
-    """A shell started from the snapshot is the pane's shell (#{pane_start_command}
-    empty, as for the default shell), so that its record says so again."""
-    if pane.command is None and rebuilt.shell:
-        find_pane(context.server, pane_id)[2].start_command = []
+def _started(context: Context, pane: PaneRecord, rebuilt: _Rebuilt, pane_id: str,
+             screen: str | None) -> None:
+    """The pane's start command as its next record should read it: none for a shell
+    (started from the snapshot, or after its screen: as the default shell), the program's
+    wrapper without the screen's part for a program."""
+    started = find_pane(context.server, pane_id)[2]
+    if pane.command is None and (rebuilt.shell or screen is not None):
+        started.start_command = []
+    elif screen is not None:
+        started.start_command = unshown(started.start_command)
 
 
-def _program(pane: PaneRecord, rebuilt: _Rebuilt, run_now: bool) -> list[str]:
-    """What the pane runs: its shell (from the session's snapshot, else the default
-    shell), or its program, wrapped (resurrect/programs.py)."""
-    if pane.command is None:
+def _program(pane: PaneRecord, rebuilt: _Rebuilt, run_now: bool,
+             screen: str | None) -> list[str]:
+    """What the pane runs (-e flags first, if any): its shell (from the session's
+    snapshot, else the default shell), or its program, wrapped; after what it showed,
+    if that was kept (resurrect/programs.py)."""
+    if pane.command is not None:
+        argv = wrap(pane.command, pane.in_shell, run_now=run_now)
+        return shown_first(screen, argv) if screen is not None else argv
+    flags = [word for word in rebuilt.shell if word.startswith("-e")]
+    argv = rebuilt.shell[len(flags):]
+    if screen is None:
         return rebuilt.shell
-    return wrap(pane.command, pane.in_shell, run_now=run_now)
+    return [*flags, *shown_first(screen, argv or [rebuilt.default_shell])]
