@@ -343,3 +343,17 @@ def test_without_resurrect_scrollback_nothing_the_panes_show_is_kept(
     for path in termhost.state.rglob("*"):
         if path.is_file():
             assert b"KEPT-42" not in path.read_bytes(), path
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a record to another user")
+def test_a_record_of_another_user_is_refused(termhost: Termhost) -> None:
+    _build(termhost)
+    termhost.saved("the records")
+    termhost.crash()
+    os.chown(termhost.records / "play.json", 65534, 65534)  # nobody's
+    listed = termhost.run("ls")
+    assert listed.stdout.splitlines() == [
+        line for line in listed.stdout.splitlines() if line.startswith("work:")]
+    assert "play.json ignored: owned by another user" in listed.stderr
+    assert termhost.run("resurrect", "-t", "play", check=False).stderr == (
+        "no exited session: play\n")
