@@ -373,18 +373,13 @@ def exchange(sock: socket, argv: "Sequence[str]", force_256: bool = False,
     `err` (this process's stdout and stderr if None), this process's stdin when it asks
     for it; its exit status."""
     sock.sendall(greeting(force_256) + wire.frame(wire.COMMAND, wire.encode_argv(argv)))
-    buffer = bytearray()
-    greeted = False
+    answer = _Answer()
     while True:
         data = sock.recv(65536)
         if not data:
             raise FrontError("the server closed the connection")
-        buffer += data
-        for kind, payload in wire.take_frames(buffer):
-            if not greeted:
-                _check_hello(kind, payload)
-                greeted = True
-            elif kind == wire.STDOUT:
+        for kind, payload in answer.frames(data):
+            if kind == wire.STDOUT:
                 out(payload) if out is not None else write_all(1, payload)
             elif kind == wire.STDERR:
                 err(payload) if err is not None else write_all(2, payload)
@@ -410,8 +405,7 @@ def controlled(sock: socket, argv: "Sequence[str]", level: int = 1) -> int:
     stdin, stdout = 0, 1
     sock.sendall(greeting(False) + wire.frame(wire.CONTROL, b"2" if level == 2 else b"1")
                  + wire.frame(wire.COMMAND, wire.encode_argv(argv)))
-    buffer = bytearray()
-    greeted = False
+    answer = _Answer()
     watched: list[int | socket] = [stdin, sock]
     while True:
         readable = select(watched, [], [])[0]
@@ -429,15 +423,28 @@ def controlled(sock: socket, argv: "Sequence[str]", level: int = 1) -> int:
         if not data:
             write_all(stdout, b"%exit server exited unexpectedly\n")
             return 1
-        buffer += data
-        for kind, payload in wire.take_frames(buffer):
-            if not greeted:
-                _check_hello(kind, payload)
-                greeted = True
-            elif kind == wire.OUTPUT:
+        for kind, payload in answer.frames(data):
+            if kind == wire.OUTPUT:
                 write_all(stdout, payload)
             elif kind == wire.EXIT:
                 return wire.decode_exit(payload)
+
+
+class _Answer:
+    """The server's frames as they arrive, its HELLO first (checked here, not given)."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._greeted = False
+
+    def frames(self, data: bytes) -> "list[tuple[int, bytes]]":
+        """The whole frames `data` completes, after the HELLO."""
+        self._buffer += data
+        frames = wire.take_frames(self._buffer)
+        if frames and not self._greeted:
+            _check_hello(*frames[0])
+            self._greeted, frames = True, frames[1:]
+        return frames
 
 
 def _check_hello(kind: int, payload: bytes) -> None:
