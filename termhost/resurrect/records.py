@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -235,13 +236,14 @@ def _snapshot_path(where: Path, name: str) -> Path:
 def forget(where: Path, name: str) -> bool:
     """Remove the record of session `name` (and its snapshot); whether there was one."""
     encoded = state.socket_component(name)
-    for path in (_snapshot_path(where, name), script_path(where, name),
-                 where / f"{encoded}{_SCROLLBACK_SUFFIX}",
+    script = script_path(where, name)
+    for path in (_snapshot_path(where, name), script, where / f"{encoded}{_SCROLLBACK_SUFFIX}",
                  *where.glob(f".{glob_escape(encoded)}.*.screen")):
         try:
             os.unlink(path)
         except FileNotFoundError:
             pass
+    shutil.rmtree(f"{script}.zdotdir", ignore_errors=True)  # zsh's (shells/zsh.py)
     try:
         os.unlink(_path(where, name))
     except FileNotFoundError:

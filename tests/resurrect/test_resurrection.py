@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import stat
 import subprocess
@@ -31,7 +32,8 @@ class Termhost:
         self.tmp = tmp
         self.state = tmp / "state"
         self.env = {**os.environ, "TERMHOST_TMPDIR": str(tmp), "XDG_STATE_HOME": str(self.state),
-                    "HOME": str(tmp), "SHELL": "/bin/sh", "PS1": "$ ", "ENV": ""}
+                    "HOME": str(tmp), "XDG_CONFIG_HOME": str(tmp / ".config"),
+                    "SHELL": "/bin/sh", "PS1": "$ ", "ENV": ""}
         self.env.pop("TERMHOST", None)
         self.socket = tmp / f"termhost-{os.geteuid()}" / "default"
 
@@ -273,21 +275,41 @@ def test_records_past_their_age_are_dropped_as_a_server_starts(termhost: Termhos
         "live 0\nrecent 1\n")
 
 
-BASHRC = """\
+RC_FILES = {
+    "bash": (".bashrc", """\
 case $- in *i*) ;; *) return;; esac
 echo ran >> "$HOME/rc.log"
 export FROM_RC='from the rc file'
 shout() { echo "SHOUT: $*"; }
 PS1='$ '
-"""
+"""),
+    "zsh": (".zshrc", """\
+echo ran >> "$HOME/rc.log"
+export FROM_RC='from the rc file'
+shout() { echo "SHOUT: $*"; }
+PS1='$ '
+"""),
+    "fish": (".config/fish/config.fish", """\
+echo ran >> "$HOME/rc.log"
+set -gx FROM_RC 'from the rc file'
+function shout; echo "SHOUT: $argv"; end
+function fish_prompt; echo '$ '; end
+"""),
+}
 
 
-def test_a_resurrected_shell_starts_in_the_session_s_environment(termhost: Termhost) -> None:
+@pytest.mark.parametrize("shell", sorted(RC_FILES))
+def test_a_resurrected_shell_starts_in_the_session_s_environment(termhost: Termhost,
+                                                                 shell: str) -> None:
     """The session's snapshot is kept beside its record: the shells come back with what
     the rc file exported and defined, and the rc file does not run again (not in the
     panes, not in a capture)."""
-    (termhost.tmp / ".bashrc").write_text(BASHRC)
-    termhost.env["SHELL"] = "/bin/bash"
+    rc, text = RC_FILES[shell]
+    (termhost.tmp / rc).parent.mkdir(parents=True, exist_ok=True)
+    (termhost.tmp / rc).write_text(text)
+    program = shutil.which(shell)
+    assert program is not None, f"{shell} is needed (CI installs it)"
+    termhost.env["SHELL"] = program
     termhost.run("-f", "/dev/null", "new-session", "-d", "-s", "env", "-x", "80", "-y", "24")
     termhost.run("split-window", "-t", "env")
     termhost.run("snapshot", "-t", "env", "--wait")

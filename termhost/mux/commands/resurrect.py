@@ -68,7 +68,7 @@ def _snapshot_shell(context: Context, name: str) -> list[str]:
     """The shell of the session `name`, started from the environment snapshot kept
     beside its record (its script written for it to read, 0600): -e for what it needs
     set, then its argv. The snapshot becomes the new session's, so no capture runs its
-    rc files again. [] when there is none, or the shell cannot start from one (zsh)."""
+    rc files again. [] when there is none, or the shell cannot start from one."""
     where = context.server.resurrection.where
     data = records.load_snapshot(where, name)
     if data is None:
@@ -78,13 +78,16 @@ def _snapshot_shell(context: Context, name: str) -> list[str]:
         script = records.script_path(where, name)
         state.write_private(script, os.fsencode(to_script(snapshot)))
         started = interactive_argv(snapshot.kind, snapshot.shell, str(script))
-    except (SnapshotError, OSError, ValueError, KeyError, TypeError):
+        for path, text in (started.files if started is not None else {}).items():
+            state.ensure_private_dir(Path(path).parent, "session record")
+            state.write_private(Path(path), os.fsencode(text))
+    except (SnapshotError, state.PrivateStateError, OSError, ValueError, KeyError,
+            TypeError):
         return []
     context.server.adopted_snapshots[name] = snapshot
     if started is None:
         return []
-    argv, env = started
-    return [*(f"-e{key}={value}" for key, value in env.items()), *argv]
+    return [*(f"-e{key}={value}" for key, value in started.env.items()), *started.argv]
 
 
 def exited(context: Context) -> tuple[list[SessionRecord], list[str]]:

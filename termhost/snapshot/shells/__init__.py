@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from termhost.snapshot.errors import SnapshotError, UnsupportedShell
-from termhost.snapshot.shells.base import GUARD_VARIABLE, Parsed, ShellLanguage
+from termhost.snapshot.shells.base import GUARD_VARIABLE, Interactive, Parsed, ShellLanguage
 from termhost.snapshot.shells.bash import Bash
 from termhost.snapshot.shells.fish import Fish
 from termhost.snapshot.shells.sh import Sh
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GUARD_VARIABLE",
+    "Interactive",
     "Parsed",
     "ShellLanguage",
     "exec_argv",
@@ -131,11 +132,10 @@ def exec_argv(kind: str, shell: str, script_path: str) -> list[str]:
             *language_.exec_tail(shell)]
 
 
-def interactive_argv(kind: str, shell: str, script_path: str
-                     ) -> tuple[list[str], dict[str, str]] | None:
+def interactive_argv(kind: str, shell: str, script_path: str) -> Interactive | None:
     """An interactive `shell` (of `kind`) that starts from the snapshot at `script_path`
-    rather than its startup files (a resurrected pane's), and the variables it needs
-    set; None for a shell that has no way to (zsh: it starts as usual)."""
+    rather than its startup files (a resurrected pane's): its argv, the variables and
+    files it needs; None for a shell that has no way to."""
     return language(kind).interactive_argv(shell, script_path)
 
 

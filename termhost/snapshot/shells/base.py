@@ -7,6 +7,7 @@ import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from termhost.snapshot.errors import SnapshotError
@@ -63,6 +64,17 @@ class Parsed(NamedTuple):
     options_off: list[str]
     """The options off, where the shell can list them (bash): a shell started without
     rc files has its defaults, some of them on, so those are turned off again."""
+
+
+@dataclass(frozen=True)
+class Interactive:
+    """How a shell starts interactive from a snapshot's script (`interactive_argv`)."""
+
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    """Variables it needs set for that."""
+    files: dict[str, str] = field(default_factory=dict)
+    """Files it needs written for that, by path: their text."""
 
 
 class ShellLanguage(ABC):
@@ -126,11 +138,9 @@ class ShellLanguage(ABC):
         """
         return f'{self.source_line(script_path)}\neval "set --\n$1"'
 
-    def interactive_argv(self, shell: str, script_path: str
-                         ) -> tuple[list[str], dict[str, str]] | None:
-        """An interactive shell that reads `script_path` in place of its startup files,
-        and what its environment needs for that; None where the shell has no way (a
-        resurrected pane then starts the shell as usual)."""
+    def interactive_argv(self, shell: str, script_path: str) -> Interactive | None:
+        """An interactive shell that reads `script_path` in place of its startup files;
+        None where the shell has no way (a resurrected pane then starts it as usual)."""
         return None
 
     def exec_tail(self, shell: str) -> list[str]:

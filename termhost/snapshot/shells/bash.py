@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import AnsiCFamily, home_of, words
+from termhost.snapshot.shells.base import AnsiCFamily, Interactive, home_of, words
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -125,9 +125,8 @@ unset __th_login __th_f
         return (f"builtin shopt -u expand_aliases\n{source}\nbuiltin shopt -s expand_aliases\n"
                 f'\\{name} "$@"\n')
 
-    def interactive_argv(self, shell: str, script_path: str
-                         ) -> tuple[list[str], dict[str, str]] | None:
-        return [shell, "--rcfile", script_path, "-i"], {}
+    def interactive_argv(self, shell: str, script_path: str) -> Interactive | None:
+        return Interactive([shell, "--rcfile", script_path, "-i"])
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         # Aliases expand in a non-interactive bash only with expand_aliases, and bash

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import Parsed, ShellLanguage, home_of, pairs
+from termhost.snapshot.shells.base import Interactive, Parsed, ShellLanguage, home_of, pairs
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -107,9 +107,9 @@ end >{self.quote(channel)}
         # the status `fish -c` exits with.
         return self.source_line(path)
 
-    def interactive_argv(self, shell: str, script_path: str
-                         ) -> tuple[list[str], dict[str, str]] | None:
-        return [shell, "--no-config", "--init-command", self.source_line(script_path)], {}
+    def interactive_argv(self, shell: str, script_path: str) -> Interactive | None:
+        return Interactive([shell, "--no-config", "--init-command",
+                            self.source_line(script_path)])
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "--no-config", "-c", body]

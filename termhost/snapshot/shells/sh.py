@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from termhost.snapshot.errors import SnapshotError
-from termhost.snapshot.shells.base import Parsed, PosixFamily, home_of, posix_quote
+from termhost.snapshot.shells.base import Interactive, Parsed, PosixFamily, home_of, posix_quote
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -68,9 +68,8 @@ class Sh(PosixFamily):
         yield "unalias -a"
         yield from self.aliases(snapshot)
 
-    def interactive_argv(self, shell: str, script_path: str
-                         ) -> tuple[list[str], dict[str, str]] | None:
-        return [shell, "-i"], {"ENV": script_path}  # what an interactive sh sources
+    def interactive_argv(self, shell: str, script_path: str) -> Interactive | None:
+        return Interactive([shell, "-i"], {"ENV": script_path})  # an interactive sh's rc
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "-c", body]

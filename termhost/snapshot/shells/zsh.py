@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from termhost.snapshot.shells.base import AnsiCFamily, home_of, words
+from termhost.snapshot.shells.base import AnsiCFamily, Interactive, home_of, words
 
 if TYPE_CHECKING:
     from termhost.snapshot.model import Snapshot
@@ -93,6 +93,15 @@ class Zsh(AnsiCFamily):
         restore = "unsetopt" if "noaliases" in snapshot.options else "setopt"
         return (f"builtin unsetopt aliases\n{source}\nbuiltin {restore} aliases\n"
                 f'\\{name} "$@"\n')
+
+    def interactive_argv(self, shell: str, script_path: str) -> Interactive | None:
+        """zsh has no --rcfile: ZDOTDIR names a directory whose .zshrc sources the script
+        (which sets ZDOTDIR back if the session had one), and -d skips the global rc files
+        but /etc/zshenv, as the snapshot holds what they did."""
+        directory = f"{script_path}.zdotdir"
+        rc = f"unset ZDOTDIR\n{self.source_line(script_path)}\n"
+        return Interactive([shell, "-d", "-i"], {"ZDOTDIR": directory},
+                           {f"{directory}/.zshrc": rc})
 
     def run_argv(self, shell: str, body: str) -> list[str]:
         return [shell, "-f", "-c", body]
