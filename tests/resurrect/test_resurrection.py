@@ -61,13 +61,29 @@ class Termhost:
                              re.sub(r" [0-9a-f]{4},", " ", line)) for line in lines)
 
     def saved(self, what: str) -> None:
-        """Wait until the records say what the server shows (the pane list's shape)."""
+        """Wait until the records say what the server shows: each session's windows
+        (index, name, zoom, active pane) and its current window."""
+        def described(windows: list[tuple[int, str, bool, int]], current: int) -> str:
+            return repr((sorted(windows), current))
+
         def caught_up() -> bool:
             found, warnings = records.load_all(self.records)
             assert not warnings, warnings
-            live = self.run("list-sessions", "-F", "#{session_name} #{session_windows}")
-            return sorted(f"{r.name} {len(r.windows)}" for r in found) == sorted(
-                live.stdout.split("\n")[:-1])
+            kept = {r.name: described([(w.index, w.name, w.zoomed, w.active)
+                                       for w in r.windows], r.current) for r in found}
+            live = {}
+            for name in self.run("list-sessions", "-F", "#{session_name}").stdout.split():
+                lines = self.run("list-windows", "-t", f"={name}", "-F",
+                                 "#{window_index} #{window_zoomed_flag} #{window_active} "
+                                 "#{P:#{?pane_active,#{pane_index},}}#{window_name}").stdout
+                windows, current = [], -1
+                for line in lines.splitlines():
+                    index, zoomed, active, rest = line.split(" ", 3)
+                    pane = rest[:len(rest) - len(rest.lstrip("0123456789"))]
+                    windows.append((int(index), rest[len(pane):], zoomed == "1", int(pane)))
+                    current = int(index) if active == "1" else current
+                live[name] = described(windows, current)
+            return kept == live
         wait_until(caught_up, what=what)
 
     def crash(self) -> None:
@@ -103,14 +119,14 @@ def _build(termhost: Termhost) -> None:
     wait_until(lambda: run("display-message", "-p", "-t", "play:0.0",
                            "#{pane_current_command}").stdout.strip() == "cat",
                what="cat to run in play:0.0")
+    wait_until(lambda: (termhost.records / "play.json").exists()
+               and termhost.record("play")["windows"][0]["panes"][0]["command"] == ["cat", "-n"],
+               what="play's record to name cat -n")  # at its next look, within 5 s
 
 
 def test_a_killed_server_s_sessions_come_back_as_they_were(termhost: Termhost) -> None:
     _build(termhost)
     before = termhost.shape()
-    wait_until(lambda: (termhost.records / "play.json").exists()
-               and termhost.record("play")["windows"][0]["panes"][0]["command"] == ["cat", "-n"],
-               what="play's record to name cat -n")
     termhost.saved("the records")
     termhost.crash()
     listed = termhost.run("list-sessions").stdout.splitlines()
