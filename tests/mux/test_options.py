@@ -114,7 +114,8 @@ def test_every_option_tmux_lists_termhost_lists_in_the_same_scope(
     servers: BothServers,
 ) -> None:
     # termhost's own options (theme, snapshots, resurrection) are its additions.
-    own = {"theme", "snapshots", "snapshot-timeout", "resurrect", "resurrect-max-age"}
+    own = {"theme", "snapshots", "snapshot-timeout", "resurrect", "resurrect-max-age",
+           "resurrect-scrollback"}
     for flags in ("-s", "-g", "-gw"):
         listed = {name: {line.split()[0].split("[")[0]
                          for line in servers.run(name, "show-options", flags).stdout.splitlines()}
