@@ -172,7 +172,7 @@ class Resurrection:
             for link in sorted(session.links, key=lambda each: each.index):
                 texts = []
                 for pane in link.window.panes:
-                    result = await run_command(Context(self.server), [
+                    result = await run_command(Context(self.server, no_hooks=True), [
                         "capture-pane", "-p", "-e", "-S", f"-{lines}", "-t", pane.name])
                     shown_lines = result.stdout.split("\n") if result.status == 0 else []
                     while shown_lines and not shown_lines[-1].strip():

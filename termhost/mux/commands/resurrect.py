@@ -4,11 +4,12 @@ would rebuild them: new-session, new-window and split-window in each pane's dire
 select-layout with the window's layout string, the names, the active panes, the zoom and
 the current window.
 
-A pane's shell comes back as a new shell. Any other program is not run again blindly:
-the pane says `Press Enter to run: COMMAND` and runs it on Enter, or at once with -r
-(resurrect/programs.py). A directory that is
-gone is the home directory instead, with a warning; a record that cannot be read is a
-warning, and the others still come back.
+A pane's shell comes back as a new shell, started from the session's environment
+snapshot when one was kept. Any other program is not run again blindly: the pane says
+`Press Enter to run: COMMAND` and runs it on Enter, or at once with -r
+(resurrect/programs.py). What a pane showed comes back first when resurrect-scrollback
+kept it. A directory that is gone is the home directory instead, with a warning; a
+record that cannot be read is a warning, and the others still come back.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ __all__ = ["exited", "resurrect_session"]
 
 _SIZE = re.compile(r"[0-9a-f]{4},(\d+)x(\d+),")
 """A layout string's start: its checksum and the window's size."""
-
 
 
 @dataclass
@@ -170,6 +170,7 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
         await _run(context, "select-window", "-t", f"={name}:{record.current}")
         context.server.sessions[name].created = record.created  # the same session, back
     except CommandError:
+        context.server.adopted_snapshots.pop(name, None)
         if name in context.server.sessions:
             context.server.kill_session(context.server.sessions[name])
         raise
