@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from termhost.mux import exited_sessions
 from termhost.mux.buffers import Buffer, escape
 from termhost.mux.commands.buffers import buffer_variables
 from termhost.mux.commands.modes import ChooseRequest
@@ -28,6 +29,7 @@ from termhost.mux.format_variables import MODE_FORMATS, client_variables
 from termhost.mux.formats import expand, format_true
 from termhost.mux.model import Session, Window
 from termhost.mux.pane import Pane
+from termhost.resurrect import records
 from termhost.ui.choose_tree import ChooseTree, ListItem, TreePane, TreeSession, TreeWindow
 from termhost.ui.customize_mode import CustomizeMode
 from termhost.ui.status import status_bar
@@ -239,7 +241,25 @@ class TreeChooser(_Mode):
                 for each in row.windows]
             tree.append(replace(row, text=shown(f"${row.id}"),
                                 windows=self._ordered(windows, by("@"))))
-        return self._ordered(tree, by("$"))
+        return self._ordered(tree, by("$")) + self._exited(shown)
+
+    def _exited(self, shown: Callable[[str], str | None]) -> list[TreeSession]:
+        """The sessions whose server died, after the live ones, as rows without windows
+        (`N windows (exited)`): choosing one brings it back (switch-client resurrects)."""
+        server = self.client.server
+        found, _ = records.load_all(server.resurrection.where)
+        rows = []
+        for number, record in enumerate(r for r in found if r.name not in server.sessions):
+            key = f"${-1 - number}"  # no id: a key of their own
+            values = {**exited_sessions.values(record), "session_format": "1",
+                      "window_format": "0", "pane_format": "0"}
+            self._entries[key] = _Entry(f"={record.name}:", values, ServerScope(server), {
+                "index": (float("inf"), number), "name": (record.name,),
+                "time": (float("inf"), record.name)})
+            text = shown(key)
+            rows.append(TreeSession(-1 - number, record.name, text=(
+                f"{len(record.windows)} windows (exited)" if text is None else text)))
+        return rows
 
     def rebuild(self, selected: str | None = None) -> None:
         self.tree.sort = self._sort_label()

@@ -19,6 +19,7 @@ from termhost.mux.commands import (
     find_session,
     listed,
 )
+from termhost.mux.commands.resurrect import bring_back
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import (
     CONTROL_FLAGS,
@@ -146,6 +147,8 @@ async def switch_client(context: Context, flags: dict[str, str], args: list[str]
         return Result()
     clients = [find_client(context, flags["c"])] if "c" in flags else (
         [context.client] if context.client is not None else _clients(context))
+    if "t" in flags:
+        await bring_back(context, flags["t"])  # an exited session's name: back first
     for client in clients:
         _switch(context, client, flags)
         if "E" not in flags:

@@ -35,7 +35,7 @@ from termhost.snapshot.errors import SnapshotError
 from termhost.snapshot.model import Snapshot
 from termhost.snapshot.shells import interactive_argv, to_script
 
-__all__ = ["exited", "resurrect_session"]
+__all__ = ["bring_back", "exited", "resurrect_session"]
 
 _SIZE = re.compile(r"[0-9a-f]{4},(\d+)x(\d+),")
 """A layout string's start: its checksum and the window's size."""
@@ -95,6 +95,20 @@ def exited(context: Context) -> tuple[list[SessionRecord], list[str]]:
     that cannot be read."""
     found, warnings = records.load_all(context.server.resurrection.where)
     return [record for record in found if record.name not in context.server.sessions], warnings
+
+
+async def bring_back(context: Context, target: str | None) -> bool:
+    """If `target` (NAME or =NAME, with any :WINDOW.PANE after it) names an exited
+    session and no live one, resurrect it (attach -t, switch-client -t, choose-tree's
+    exited rows); whether it did."""
+    name = (target or "").split(":", 1)[0].removeprefix("=")
+    if not name or name in context.server.sessions:
+        return False
+    record = next((each for each in exited(context)[0] if each.name == name), None)
+    if record is None:
+        return False
+    await resurrect_session(context, record)
+    return True
 
 
 @command("resurrect")

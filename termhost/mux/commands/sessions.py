@@ -19,7 +19,7 @@ from termhost.mux.commands import (
     working_directory,
 )
 from termhost.mux.commands.clients import hang_up, set_client_flags
-from termhost.mux.commands.resurrect import exited, resurrect_session
+from termhost.mux.commands.resurrect import bring_back, exited
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables
 from termhost.mux.model import Session, SessionGroup
@@ -107,12 +107,9 @@ async def _live_or_resurrected(context: Context, target: str | None) -> Session:
     try:
         return find_session(context.server, target)
     except CommandError:
-        name = (target or "").removeprefix("=")
-        record = next((each for each in exited(context)[0] if each.name == name), None)
-        if not name or record is None:
+        if not await bring_back(context, target):
             raise
-    await resurrect_session(context, record)
-    return context.server.sessions[name]
+    return find_session(context.server, target)
 
 
 def client_flags(flags: dict[str, str], *, control: bool = False) -> frozenset[str]:
