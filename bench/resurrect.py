@@ -4,7 +4,8 @@ run (tmux keeps no records: its figures are the same work without them).
 
 A private termhost with `--sessions` sessions (20) of 4 panes each (a split window and a
 second window, each pane running /bin/sh, so that your rc files are not what is
-measured), and a private tmux built the same way:
+measured, with `--lines` (10,000) lines of output in its scrollback; resurrect-scrollback
+is left at 0), and a private tmux built the same way:
 
   record write   server CPU per record written: `select-layout` flips every session's
                  layout `--changes` times, each change waited for in the record on disk;
@@ -38,14 +39,20 @@ from _tmux import PrivateServer, PrivateTmux
 from termhost.resurrect import records
 
 
-def build(server: PrivateServer, sessions: int) -> None:
-    """`sessions` sessions, each a window split in three and a second window."""
+def build(server: PrivateServer, sessions: int, lines: int = 0) -> None:
+    """`sessions` sessions, each a window split in three and a second window; each pane
+    given `lines` lines of output (its scrollback)."""
     for number in range(sessions):
         name = f"s{number}"
         server.run("new-session", "-d", "-s", name, "-x", "120", "-y", "40")
         server.run("split-window", "-t", f"{name}:0")
         server.run("split-window", "-h", "-t", f"{name}:0")
         server.run("new-window", "-d", "-t", name)
+        if lines:
+            for pane in server.run("list-panes", "-s", "-t", name, "-F", "#{pane_id}").split():
+                server.run("send-keys", "-t", pane, f"seq {lines}", "Enter")
+                wait_until(lambda p=pane: f"\n{lines}\n" in server.run(
+                    "capture-pane", "-p", "-t", p), f"{pane}'s output", 30)
 
 
 def record_layout(where: Path, name: str) -> str:
@@ -103,6 +110,8 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--changes", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--lines", type=int, default=10000,
+                        help="lines of output (scrollback) in each pane")
     args = parser.parse_args()
     # Panes run sh, for both: what is measured is the multiplexer, not your rc files.
     os.environ["SHELL"] = "/bin/sh"
@@ -112,8 +121,8 @@ def main() -> None:
         tmux.start()
         where = records.directory(termhost.env, Path(termhost.env["TERMHOST_TMPDIR"])
                                   / f"termhost-{os.geteuid()}" / termhost.socket)
-        build(termhost, args.sessions)
-        build(tmux, args.sessions)
+        build(termhost, args.sessions, args.lines)
+        build(tmux, args.sessions, args.lines)
         wait_until(lambda: len(list(where.glob("s*.json"))) == args.sessions,
                    "every session's record", 30)
         with_records = flips(termhost, where, args.sessions, args.changes, watch=True)
@@ -124,7 +133,7 @@ def main() -> None:
         per_write = max(0.0, with_records - without) / written * 1000
         with tempfile.TemporaryDirectory() as scratch:
             wall = one_write(Path(scratch) / "records") * 1000
-        print(f"resurrect: {args.sessions} sessions x 4 panes")
+        print(f"resurrect: {args.sessions} sessions x 4 panes, {args.lines} lines each")
         print(f"  record write: {per_write:.2f} ms of server CPU per record "
               f"({with_records:.2f} s with records, {without:.2f} s without, {written} "
               f"written); one write's wall time {wall:.2f} ms (target <= 5 ms)")

@@ -395,3 +395,16 @@ def test_a_record_of_another_user_is_refused(termhost: Termhost) -> None:
     assert "play.json ignored: owned by another user" in listed.stderr
     assert termhost.run("resurrect", "-t", "play", check=False).stderr == (
         "no exited session: play\n")
+
+
+def test_resurrect_a_with_nothing_exited_does_nothing_quietly(termhost: Termhost) -> None:
+    """What a login's `termhost resurrect -a` (the shipped systemd unit, an rc line)
+    relies on: with no server and nothing exited it succeeds, says nothing, and leaves
+    no server behind."""
+    done = termhost.run("resurrect", "-a")
+    assert (done.stdout, done.stderr) == ("", "")
+    assert termhost.run("has-session", check=False).stderr.startswith(
+        "termhost: no server running")
+    unit = Path(records.__file__).with_name("termhost-resurrect.service").read_text()
+    assert "ExecStart=" in unit and unit.split("ExecStart=", 1)[1].split("\n")[0].endswith(
+        "termhost resurrect -a")
