@@ -408,3 +408,21 @@ def test_resurrect_a_with_nothing_exited_does_nothing_quietly(termhost: Termhost
     unit = Path(records.__file__).with_name("termhost-resurrect.service").read_text()
     assert "ExecStart=" in unit and unit.split("ExecStart=", 1)[1].split("\n")[0].endswith(
         "termhost resurrect -a")
+
+
+def test_an_exited_name_wins_over_a_live_session_it_is_a_prefix_of(termhost: Termhost) -> None:
+    """`work` exited and `work2` live: -t work means the exited one (resurrected by
+    attach, forgotten by kill-session), never work2 by prefix, as tmux would take it."""
+    _build(termhost)
+    termhost.saved("the records")
+    termhost.crash()
+    termhost.run("new-session", "-d", "-s", "work2")
+    done = subprocess.run([sys.executable, "-m", "termhost", "-C", "attach", "-t", "work"],
+                          env=termhost.env, input="display-message -p '#{session_name}'\n",
+                          capture_output=True, text=True, timeout=DEADLINE * 3, check=False)
+    assert "\nwork\n" in done.stdout, done.stdout
+    termhost.run("kill-session", "-t", "work")  # live now: killed, its record gone
+    termhost.run("new-session", "-d", "-s", "play2")
+    termhost.run("kill-session", "-t", "play")  # exited: forgotten, play2 untouched
+    assert termhost.run("ls", "-F", "#{session_name} #{session_exited}").stdout == (
+        "play2 0\nwork2 0\n")

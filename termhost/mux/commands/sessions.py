@@ -102,13 +102,9 @@ async def attach_session(context: Context, flags: dict[str, str], args: list[str
 
 
 async def _live_or_resurrected(context: Context, target: str | None) -> Session:
-    """attach's -t: a live session, else an exited one of that exact name, resurrected
-    first."""
-    try:
-        return find_session(context.server, target)
-    except CommandError:
-        if not await bring_back(context, target):
-            raise
+    """attach's -t: an exited session of that exact name, resurrected first (before a
+    live session the name is only a prefix of), else a live session as tmux finds it."""
+    await bring_back(context, target)
     return find_session(context.server, target)
 
 
@@ -179,14 +175,11 @@ async def kill_session(context: Context, flags: dict[str, str], args: list[str])
     """The target session; -a every other session instead; -C clears the alerts of its
     windows and kills nothing."""
     server = context.server
-    try:
-        session = find_session(server, flags.get("t"))
-    except CommandError:
-        target = (flags.get("t") or "").removeprefix("=")
-        if target and "a" not in flags and "C" not in flags and records.forget(
-                server.resurrection.where, target):
-            return Result()  # an exited session: forgotten
-        raise
+    target = (flags.get("t") or "").removeprefix("=")
+    if (target and target not in server.sessions and "a" not in flags and "C" not in flags
+            and records.forget(server.resurrection.where, target)):
+        return Result()  # an exited session of that exact name: forgotten
+    session = find_session(server, flags.get("t"))
     if "C" in flags:
         for window in session.windows:
             window.activity = window.bell = False
