@@ -54,8 +54,7 @@ class SessionSnapshot:
     def register(self) -> None:
         """Make the session's directory, snapshot or not."""
         try:
-            ensure_private_dir(self.server_dir.parent)
-            ensure_private_dir(self.server_dir)
+            self._ensure_server_dir()
             ensure_private_dir(self.directory)
         except (SnapshotError, OSError):
             pass  # storing a snapshot will fail the same way, and say so
@@ -70,9 +69,14 @@ class SessionSnapshot:
 
     def adopt(self, snapshot: Snapshot) -> None:
         """Take `snapshot` as this session's, ready, without a capture (a resurrected
-        session's, from its record: the rc files do not run again)."""
-        self._store(snapshot)
-        self.snapshot, self.status, self.error = snapshot, "ready", ""
+        session's, from its record: the rc files do not run again). One that cannot be
+        stored leaves the snapshot failed, as a capture that could not be would."""
+        try:
+            self._store(snapshot)
+        except (SnapshotError, OSError) as error:
+            self.status, self.error = "failed", str(error)
+        else:
+            self.snapshot, self.status, self.error = snapshot, "ready", ""
         self._done.set()
 
     @property
@@ -93,9 +97,13 @@ class SessionSnapshot:
             self._task.cancel()
         shutil.rmtree(self.directory, ignore_errors=True)
 
-    def _store(self, snapshot: Snapshot) -> None:
+    def _ensure_server_dir(self) -> None:
+        """The server's directory and the root above it, private."""
         ensure_private_dir(self.server_dir.parent)
         ensure_private_dir(self.server_dir)
+
+    def _store(self, snapshot: Snapshot) -> None:
+        self._ensure_server_dir()
         store(snapshot, self.directory)
 
     async def _take(self, fresh: bool) -> None:

@@ -155,63 +155,61 @@ def _path(where: Path, name: str) -> Path:
     return where / (state.socket_component(name) + _SUFFIX)
 
 
+def _write_json(path: Path, data: Any, indent: int | None = None) -> None:
+    """`data` as JSON at `path`, in this server's private directory (and its parent)."""
+    state.ensure_private_dir(path.parent.parent, "session record")
+    state.ensure_private_dir(path.parent, "session record")
+    text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    state.write_private(path, text.encode("utf-8"))
+
+
+def _read_json(path: Path) -> Any:
+    """The JSON at `path`; None if it is missing, unreadable, not JSON or another
+    user's (what it was for then does without it)."""
+    try:
+        with open(path, "rb") as file:
+            if os.fstat(file.fileno()).st_uid != os.geteuid():
+                return None
+            return json.loads(file.read())
+    except (OSError, ValueError):
+        return None
+
+
 def save(where: Path, record: SessionRecord) -> None:
     """Write `record` (its `saved` time set now), replacing the session's last one."""
-    state.ensure_private_dir(where.parent, "session record")
-    state.ensure_private_dir(where, "session record")
     record.saved = time.time()
-    text = json.dumps(record.to_json(), indent=1, ensure_ascii=False) + "\n"
-    state.write_private(_path(where, record.name), text.encode("utf-8"))
+    _write_json(_path(where, record.name), record.to_json(), indent=1)
 
 
 def save_snapshot(where: Path, name: str, snapshot: Mapping[str, Any]) -> None:
     """Keep the environment snapshot of session `name` (its JSON) beside its record."""
-    state.ensure_private_dir(where.parent, "session record")
-    state.ensure_private_dir(where, "session record")
-    text = json.dumps(snapshot, ensure_ascii=False) + "\n"
-    state.write_private(_snapshot_path(where, name), text.encode("utf-8"))
+    _write_json(_snapshot_path(where, name), snapshot)
 
 
 def load_snapshot(where: Path, name: str) -> dict[str, Any] | None:
     """The snapshot kept beside the record of `name` (its JSON); None if there is none
     or it cannot be read (the shells then start as usual)."""
-    try:
-        with open(_snapshot_path(where, name), "rb") as file:
-            if os.fstat(file.fileno()).st_uid != os.geteuid():
-                return None
-            data = json.loads(file.read())
-    except (OSError, ValueError):
-        return None
+    data = _read_json(_snapshot_path(where, name))
     return data if isinstance(data, dict) else None
 
 
 def save_scrollback(where: Path, name: str, panes: list[list[str]]) -> None:
     """Keep what the panes of session `name` showed (resurrect-scrollback's lines of
     each, by window then pane, with their SGR) beside its record."""
-    state.ensure_private_dir(where.parent, "session record")
-    state.ensure_private_dir(where, "session record")
-    text = json.dumps(panes, ensure_ascii=False) + "\n"
-    state.write_private(where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}",
-                        text.encode("utf-8"))
+    _write_json(_scrollback_path(where, name), panes)
 
 
 def forget_scrollback(where: Path, name: str) -> None:
     """Remove what `save_scrollback` kept of session `name`."""
     try:
-        os.unlink(where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}")
+        os.unlink(_scrollback_path(where, name))
     except FileNotFoundError:
         pass
 
 
 def load_scrollback(where: Path, name: str) -> list[list[str]]:
     """What `save_scrollback` kept, by window then pane ([] if nothing, or unreadable)."""
-    try:
-        with open(where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}", "rb") as file:
-            if os.fstat(file.fileno()).st_uid != os.geteuid():
-                return []
-            data = json.loads(file.read())
-    except (OSError, ValueError):
-        return []
+    data = _read_json(_scrollback_path(where, name))
     if not isinstance(data, list) or not all(
             isinstance(panes, list) and all(isinstance(text, str) for text in panes)
             for panes in data):
@@ -229,6 +227,10 @@ def script_path(where: Path, name: str) -> Path:
     return where / f".{state.socket_component(name)}.sh"
 
 
+def _scrollback_path(where: Path, name: str) -> Path:
+    return where / f"{state.socket_component(name)}{_SCROLLBACK_SUFFIX}"
+
+
 def _snapshot_path(where: Path, name: str) -> Path:
     return where / f"{state.socket_component(name)}{_SNAPSHOT_SUFFIX}"
 
@@ -237,7 +239,7 @@ def forget(where: Path, name: str) -> bool:
     """Remove the record of session `name` (and its snapshot); whether there was one."""
     encoded = state.socket_component(name)
     script = script_path(where, name)
-    for path in (_snapshot_path(where, name), script, where / f"{encoded}{_SCROLLBACK_SUFFIX}",
+    for path in (_snapshot_path(where, name), script, _scrollback_path(where, name),
                  *where.glob(f".{glob_escape(encoded)}.*.screen")):
         try:
             os.unlink(path)

@@ -46,8 +46,10 @@ class _Rebuilt:
     name: str
     default_shell: str
     shell: list[str] = field(default_factory=list)
-    """How its shell panes start: from the session's snapshot (`-e` variables for it,
-    then its argv), or [] for the default shell."""
+    """How its shell panes start: the argv that starts one from the session's snapshot,
+    or [] for the default shell."""
+    shell_env: list[str] = field(default_factory=list)
+    """The `-e KEY=VALUE` flags that shell needs."""
     screens: list[list[str]] = field(default_factory=list)
     """What each pane showed (resurrect-scrollback), by window then pane."""
     warnings: list[str] = field(default_factory=list)
@@ -64,15 +66,15 @@ class _Rebuilt:
         return str(path)
 
 
-def _snapshot_shell(context: Context, name: str) -> list[str]:
+def _snapshot_shell(context: Context, name: str) -> tuple[list[str], list[str]]:
     """The shell of the session `name`, started from the environment snapshot kept
-    beside its record (its script written for it to read, 0600): -e for what it needs
-    set, then its argv. The snapshot becomes the new session's, so no capture runs its
-    rc files again. [] when there is none, or the shell cannot start from one."""
+    beside its record (its script written for it to read, 0600): its argv, and -e flags
+    for what it needs set. The snapshot becomes the new session's, so no capture runs its
+    rc files again. ([], []) when there is none, or the shell cannot start from one."""
     where = context.server.resurrection.where
     data = records.load_snapshot(where, name)
     if data is None:
-        return []
+        return [], []
     try:
         snapshot = Snapshot.from_json(data)
         script = records.script_path(where, name)
@@ -83,11 +85,11 @@ def _snapshot_shell(context: Context, name: str) -> list[str]:
             state.write_private(Path(path), os.fsencode(text))
     except (SnapshotError, state.PrivateStateError, OSError, ValueError, KeyError,
             TypeError):
-        return []
+        return [], []
     context.server.adopted_snapshots[name] = snapshot
     if started is None:
-        return []
-    return [*(f"-e{key}={value}" for key, value in started.env.items()), *started.argv]
+        return [], []
+    return started.argv, [f"-e{key}={value}" for key, value in started.env.items()]
 
 
 def exited(context: Context) -> tuple[list[SessionRecord], list[str]]:
@@ -138,8 +140,8 @@ async def resurrect_session(context: Context, record: SessionRecord, *,
     a command of the rebuild fails (the session is then killed, the record kept)."""
     name = record.name
     where = context.server.resurrection.where
-    rebuilt = _Rebuilt(name, context.server.default_shell(context.env),
-                       shell=_snapshot_shell(context, name),
+    shell, shell_env = _snapshot_shell(context, name)
+    rebuilt = _Rebuilt(name, context.server.default_shell(context.env), shell, shell_env,
                        screens=records.load_scrollback(where, name))
     try:
         for number, window in enumerate(record.windows):
@@ -229,8 +231,6 @@ def _program(pane: PaneRecord, rebuilt: _Rebuilt, run_now: bool,
     if pane.command is not None:
         argv = wrap(pane.command, pane.in_shell, run_now=run_now)
         return shown_first(screen, argv) if screen is not None else argv
-    flags = [word for word in rebuilt.shell if word.startswith("-e")]
-    argv = rebuilt.shell[len(flags):]
     if screen is None:
-        return rebuilt.shell
-    return [*flags, *shown_first(screen, argv or [rebuilt.default_shell])]
+        return [*rebuilt.shell_env, *rebuilt.shell]
+    return [*rebuilt.shell_env, *shown_first(screen, rebuilt.shell or [rebuilt.default_shell])]
