@@ -31,8 +31,28 @@ class Outer:
                               text=True, timeout=DEADLINE, check=True).stdout
 
     def show(self, name: str, client: list[str], width: int, height: int) -> None:
+        """Session `name` of the outer tmux running `client`; a tmux client is waited
+        for until it has settled."""
         self.run("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height),
                  shlex.join(client), ";", "set", "-g", "remain-on-exit", "on")
+        if client[0] == "tmux" and "attach" in client:
+            self.settle(name, client[:client.index("attach")])
+
+    def settle(self, name: str, server: list[str]) -> None:
+        """Wait until the tmux client in session `name` has had the outer terminal's
+        answers to its queries (XTVERSION sets #{client_termtype}) from its `server`
+        (argv): until then tmux 3.3a is still taking in the terminal's features, and a
+        key typed into it meanwhile can go astray."""
+        tty = self.run("display", "-p", "-t", name, "#{pane_tty}").strip()
+
+        def answered() -> bool:
+            listed = subprocess.run(
+                [*server, "list-clients", "-F", "#{client_tty} #{client_termtype}"],
+                env=self.env, capture_output=True, text=True, timeout=DEADLINE).stdout
+            return any(line.startswith(f"{tty} ") and line != f"{tty} "
+                       for line in listed.splitlines())
+
+        wait_until(answered, PATIENCE, f"tmux's client in {name} to learn its terminal")
 
     def last_line(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-e", "-t", name).rstrip("\n").split("\n")[-1]

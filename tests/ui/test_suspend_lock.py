@@ -179,6 +179,8 @@ def test_the_terminal_as_tmux_leaves_it(both: BothServers, outer: OuterTmux) -> 
     suspended = {}
     for name in both.NAMES:
         _screen_when(outer, name, _pane_shown, "the client drawn", PATIENCE)
+        if name == "tmux":
+            outer.settle(name, both.programs[name][:-2])
         outer.run("send-keys", "-t", name, "C-b", "C-z")
         suspended[name] = _screen_when(outer, name, lambda shown: shown.count("outer$") == 2,
                                        "the shell's prompt again")
