@@ -21,7 +21,7 @@ from collections import ChainMap, deque
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from termhost.mux.commands import Context, Result, aliased, run_command
+from termhost.mux.commands import Context, Parsed, Result, parse_command, run_command
 from termhost.mux.control_notify import Notice
 from termhost.mux.format_scope import ServerScope, format_target
 from termhost.mux.format_variables import FormatVariables, client_name
@@ -33,7 +33,7 @@ from termhost.mux.options import Scoped
 from termhost.mux.pane import Pane
 from termhost.mux.paths import peer_credentials
 from termhost.mux.protocol import Frame, FrameType, encode_exit, encode_frame
-from termhost.mux.verbs import UsageError, lookup, parse_flags
+from termhost.mux.verbs import UsageError
 
 if TYPE_CHECKING:
     from termhost.mux.commands.modes import ChooseRequest
@@ -130,8 +130,12 @@ class ControlStream:
 
     def write(self, line: str) -> None:
         """A line now (tmux's control_write), after what already waits to be written."""
-        self._queue.append(line.encode("utf-8", "surrogateescape") + b"\n")
-        self._pump()
+        data = line.encode("utf-8", "surrogateescape") + b"\n"
+        if self._queue or self._full():
+            self._queue.append(data)
+            self._pump()
+        else:  # nothing waits: a command's block goes straight into the next frame
+            self.write_raw(data)
 
     def notify(self, notice: Notice | str) -> None:
         """A notification (a line, or a Notice whose line is made as it is written):
@@ -435,13 +439,8 @@ class ControlClient:
         line does not run."""
         self.activity = time.time()
         try:
-            commands = split_commands(line, ChainMap(self._env, os.environ))
-            for argv in commands:
-                argv = aliased(self.server, argv)
-                verb = lookup(argv[0])
-                if verb is None:
-                    raise LexError(f"unknown command: {argv[0]}")
-                parse_flags(verb, argv[1:])
+            commands = [parse_command(self.server, argv)
+                        for argv in split_commands(line, ChainMap(self._env, os.environ))]
         except (LexError, UsageError) as error:
             number, now = self.server.control.next_number(), int(time.time())
             self.stream.write(f"%begin {now} {number} 1")
@@ -450,9 +449,9 @@ class ControlClient:
             return
         context = Context(self.server, self.env(), self._cwd, session=self.session,
                           pane=pane, client=self, control=1)
-        for argv in commands:
+        for command in commands:
             context.session = self.session
-            result = await run_block(self.server, self.stream, context, argv, 1, self.name)
+            result = await run_block(self.server, self.stream, context, command, 1, self.name)
             if result.attach is not None and not result.status:
                 self.set_flags(result.client_flags)
                 self.switch_to(f"${result.attach.id}")
@@ -657,15 +656,16 @@ def window_size(server: Server, session: Session, window: Window) -> tuple[int, 
 
 
 async def run_block(server: Server, stream: ControlStream, context: Context,
-                    argv: list[str], flags: int, client: str) -> Result:
+                    command: list[str] | Parsed, flags: int, client: str) -> Result:
     """One command in its block: %begin, what it printed and said, %end (%error if it
     failed), numbered and timed as tmux's cmdq_guard; `flags` 1 for a command the
     client sent, 0 for the one it was started with."""
     number, now = server.control.next_number(), int(time.time())
     stream.write(f"%begin {now} {number} {flags}")
-    server.log_message(command_message(client, argv))
+    server.log_message(command_message(
+        client, command.argv if isinstance(command, Parsed) else command))
     try:
-        result = await run_command(context, argv)
+        result = await run_command(context, command)
     except Exception:  # a bug in a verb must not leave the block open
         traceback.print_exc()  # into the server's log
         result = Result(stderr="termhost: internal error (see the server log)\n", status=1)

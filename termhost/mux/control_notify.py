@@ -202,7 +202,7 @@ class ControlHub:
         for session in self.server.sessions.values():
             look.current[session.id] = (session, session.current)
         for window in self.server.windows():
-            shape = layout.describe(window.layout, lambda pane: pane.id)
+            shape = layout.dump(window.layout, _pane_id)
             look.windows[window.id] = (window, f"{shape}{'Z' if window.zoomed else ''}",
                                        window.active.id, window.name)
             for pane in window.panes:
@@ -306,3 +306,6 @@ class ControlHub:
             return f"%{prefix}window-close @{window.id}"
         return f"%{prefix}window-renamed @{window.id} {window.name}"
 
+
+def _pane_id(pane: Pane) -> int:
+    return pane.id

@@ -89,7 +89,7 @@ def describe(root: Cell[P], pane_id: Callable[[P], int]) -> str:
     """The layout as tmux writes it (#{window_layout}, layout_dump): a checksum, then
     `WxH,X,Y` per cell, a pane's number after its leaf, a row's children in `{}`, a
     column's in `[]`."""
-    body = _dump(root, pane_id)
+    body = dump(root, pane_id)
     return f"{checksum(body):04x},{body}"
 
 
@@ -101,13 +101,14 @@ def checksum(body: str) -> int:
     return total
 
 
-def _dump(cell: Cell[P], pane_id: Callable[[P], int]) -> str:
+def dump(cell: Cell[P], pane_id: Callable[[P], int]) -> str:
+    """The layout string without its checksum: what tells two layouts apart."""
     head = f"{cell.width}x{cell.height},{cell.x},{cell.y}"
     if cell.kind == "pane":
         assert cell.pane is not None
         return f"{head},{pane_id(cell.pane)}"
     opening, closing = "{}" if cell.kind == "row" else "[]"
-    return head + opening + ",".join(_dump(child, pane_id) for child in cell.children) + closing
+    return head + opening + ",".join(dump(child, pane_id) for child in cell.children) + closing
 
 
 def split(

@@ -10,22 +10,23 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from termhost.mux.printing import command_line
 
 __all__ = ["LoggedMessage", "MessageLog", "command_message"]
 
 
-@dataclass(frozen=True)
-class LoggedMessage:
+class LoggedMessage(NamedTuple):
+    """A message as logged (a tuple: a control client's script logs thousands)."""
+
     number: int
     """Counted from 1 over the server's life (#{message_number})."""
     time: float
     """When it was logged (#{message_time})."""
     said: str | Callable[[], str]
     """The text, or what makes it when it is read: a command line is printed only if
-    show-messages asks (a control client's script logs thousands)."""
+    show-messages asks."""
 
     @property
     def text(self) -> str:

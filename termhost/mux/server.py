@@ -297,13 +297,15 @@ class Server:
         for session in self.sessions_of(window):
             self.refresh(session)
 
-    def refresh_all(self) -> None:
+    def refresh_all(self, *, sizes: bool = True) -> None:
         """Redraw every client (an option that shows changed; the status bar may have come
-        or gone, which changes the room the windows have)."""
+        or gone, which changes the room the windows have); `sizes` False for a change
+        that cannot move a window's edges (a user option, which formats may show)."""
         for session in self.sessions.values():
-            self.fit_session(session)
-            for window in session.windows:
-                self.fit_window(session, window)  # pane-border-status may have changed
+            if sizes:
+                self.fit_session(session)
+                for window in session.windows:
+                    self.fit_window(session, window)  # pane-border-status may have changed
             self.refresh(session)
 
     def default_shell(self, env: Mapping[str, str]) -> str:

@@ -15,7 +15,7 @@ import fnmatch
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from termhost.mux.format_scope import format_target
 from termhost.mux.format_variables import variables
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from termhost.mux.mouse import Mouse
     from termhost.mux.server import Server
 
-__all__ = ["COMMANDS", "CommandError", "Result", "run_command", "variables"]
+__all__ = ["COMMANDS", "CommandError", "Parsed", "Result", "parse_command", "run_command",
+           "variables"]
 
 
 class CommandError(Exception):
@@ -140,21 +141,41 @@ def command(name: str) -> Callable[[Run], Run]:
     return register
 
 
-async def run_command(context: Context, argv: Sequence[str]) -> Result:
-    """Run one command line; errors become a one-line message and status 1: an unknown
+class Parsed(NamedTuple):
+    """A command line as its verb reads it: what `parse_command` made of it."""
+
+    argv: list[str]
+    verb: Verb
+    flags: dict[str, str]
+    arguments: list[str]
+
+
+def parse_command(server: Server, argv: Sequence[str]) -> Parsed:
+    """`argv` (a command-alias expanded) read by its verb: UsageError, in tmux's words,
+    for an unknown verb or a command line the verb refuses."""
+    argv = aliased(server, argv)
+    verb = lookup(argv[0])
+    if verb is None:
+        raise UsageError(f"unknown command: {argv[0]}")
+    flags, arguments = parse_flags(verb, argv[1:])
+    return Parsed(argv, verb, flags, arguments)
+
+
+async def run_command(context: Context, argv: Sequence[str] | Parsed) -> Result:
+    """Run one command line (or one already parsed, which a control client's line is
+    before any of it runs); errors become a one-line message and status 1: an unknown
     verb, a command line tmux would refuse (in tmux's words), a flag termhost does not
     act on yet. Every verb declared has its implementation (tests/mux/test_command_table.py
     holds it so)."""
-    if not argv:
+    if isinstance(argv, Parsed):
+        verb, flags, arguments = argv.verb, argv.flags, argv.arguments
+    elif not argv:
         return Result(stderr="no command given\n", status=1)
-    argv = aliased(context.server, argv)
-    verb = lookup(argv[0])
-    if verb is None:
-        return Result(stderr=f"unknown command: {argv[0]}\n", status=1)
-    try:
-        flags, arguments = parse_flags(verb, argv[1:])
-    except UsageError as error:
-        return Result(stderr=f"{error}\n", status=1)
+    else:
+        try:
+            _, verb, flags, arguments = parse_command(context.server, argv)
+        except UsageError as error:
+            return Result(stderr=f"{error}\n", status=1)
     run = COMMANDS[verb.name]
     try:
         if (context.session is not None and "t" not in flags and "t:" in verb.flags
@@ -199,14 +220,14 @@ def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None
     """-t and -s relative to the current session, written with it (mux/targets.py)."""
     if not context.server.sessions:
         return
-    for words, kind in _TARGET_KINDS.items():
-        letter = words[1]
-        if letter in flags and words in verb.usage:
+    for letter, kind in _anchors(verb):
+        spec = flags.get(letter)
+        if spec is not None and not (spec and spec[0] in "@%=~"):  # an id needs no anchor
             current = context.session or find_session(context.server, None)
-            window = next((w for w in current.windows if context.pane in w.panes), None)
-            spec = flags[letter]
-            flags[letter] = anchored(spec, "index" if verb.name == "new-window" else kind,
-                                     current, window)
+            pane = context.pane
+            window = None if pane is None else next(
+                (w for w in current.windows if pane in w.panes), None)
+            flags[letter] = anchored(spec, kind, current, window)
             bare = spec and spec[0] not in "$@%={~" and ":" not in spec and "." not in spec
             if bare and flags[letter] == spec and not verb.target_may_fail:
                 try:  # not a window (pane) of the current session: a session, or nothing
@@ -214,6 +235,19 @@ def _anchor_targets(context: Context, verb: Verb, flags: dict[str, str]) -> None
                 except CommandError:
                     raise CommandError(f"can't find {kind.replace('index', 'window')}: "
                                        f"{spec}") from None
+
+
+def _anchors(verb: Verb) -> list[tuple[str, TargetKind]]:
+    """The flags of `verb` that name a target, with what they name."""
+    found = _ANCHORS.get(verb.name)
+    if found is None:
+        found = _ANCHORS[verb.name] = [
+            (words[1], "index" if verb.name == "new-window" else kind)
+            for words, kind in _TARGET_KINDS.items() if words in verb.usage]
+    return found
+
+
+_ANCHORS: dict[str, list[tuple[str, TargetKind]]] = {}
 
 
 def aliased(server: Server, argv: Sequence[str]) -> list[str]:
@@ -234,13 +268,13 @@ async def _after_hook(context: Context, name: str, flags: dict[str, str],
                       result: Result) -> Result:
     """The command's `after-` hook, for its target (none before a session exists); what
     the hook prints follows the command's output."""
-    from termhost.mux.commands.hooks import run_hook
-
     server = context.server
     hook = f"after-{name}"
     if not server.hooks.sets(hook) and not any(session.hooks.sets(hook)
                                                for session in server.sessions.values()):
         return result  # the usual case, and send-keys's hot path: no target to find
+    from termhost.mux.commands.hooks import run_hook  # (an import costs the hot path)
+
     try:
         session, window, pane = find_pane(server, flags.get("t"))
     except CommandError:  # the target went (kill-pane): the current session's

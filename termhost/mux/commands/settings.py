@@ -77,7 +77,7 @@ async def set_option(context: Context, flags: dict[str, str], args: list[str]) -
         if "q" in flags and isinstance(error, UnknownOption):
             return Result()
         raise CommandError(str(error)) from None
-    context.server.refresh_all()
+    context.server.refresh_all(sizes=not is_user_option(name))
     if name == "window-size":  # sizes set by resize-window follow the clients again
         for session in context.server.sessions.values():
             session.manual_size = False
