@@ -39,21 +39,55 @@ TMUX_VERSION = "3.3a"
 """The tmux whose language termhost speaks: `#{version}` and `%if` tests compare with it."""
 
 
-class FormatVariables(Mapping[str, str]):
-    """Variables by name, some known at once and some made when first asked for."""
+Group = tuple[str, Callable[[], dict[str, str]]]
+"""A named group of variables made together (a session's, a window's, a pane's), when
+a format first asks for one of them: its names are the same every time it is made."""
 
-    __slots__ = ("_later", "_values")
+_GROUP_NAMES: dict[str, frozenset[str]] = {}
+"""The names each group was seen to make: a lookup of a name no group makes (a user
+option, #{status-left}) makes none of them."""
+
+
+class FormatVariables(Mapping[str, str]):
+    """Variables by name, some known at once, some made in groups when one of the
+    group is first asked for, and some made alone when first asked for. What `update`
+    sets wins over what a group makes later."""
+
+    __slots__ = ("_groups", "_later", "_values")
 
     def __init__(self, values: dict[str, str],
-                 later: dict[str, Callable[[], str]] | None = None) -> None:
+                 later: dict[str, Callable[[], str]] | None = None,
+                 groups: list[Group] | None = None) -> None:
         self._values = values
         self._later = later or {}
+        self._groups = groups or []
+
+    def _make(self, name: str | None) -> None:
+        """Make the groups that may hold `name` (every group for None)."""
+        waiting = []
+        for index, (group, make) in enumerate(self._groups):
+            known = _GROUP_NAMES.get(group)
+            if name is not None and known is not None and name not in known:
+                waiting.append((group, make))
+                continue
+            made = make()
+            if known is None:
+                _GROUP_NAMES[group] = frozenset(made)
+            for key, value in made.items():
+                self._values.setdefault(key, value)
+            if name is not None and name in made:
+                waiting += self._groups[index + 1:]
+                break
+        self._groups = waiting
 
     def __getitem__(self, name: str) -> str:
         try:
             return self._values[name]
         except KeyError:
-            make = self._later.pop(name)
+            make = self._later.pop(name, None)
+        if make is None:
+            self._make(name)
+            return self._values[name]
         value = self._values[name] = make()
         return value
 
@@ -61,16 +95,30 @@ class FormatVariables(Mapping[str, str]):
         found = self._values.get(name)
         if found is not None:
             return found
-        return self[name] if name in self._later else default
+        if name in self._later:
+            return self[name]
+        if self._groups:
+            self._make(name)
+        return self._values.get(name, default)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._values or name in self._later
+        if name in self._values or name in self._later:
+            return True
+        if self._groups and isinstance(name, str):
+            self._make(name)
+        return name in self._values
 
     def __iter__(self) -> Iterator[str]:
+        self._make(None)
         return iter([*self._values, *self._later])
 
     def __len__(self) -> int:
+        self._make(None)
         return len(self._values) + len(self._later)
+
+    def add(self, group: Group) -> None:
+        """A group of names no other group holds (a client's), made when asked for."""
+        self._groups.append(group)
 
     def update(self, values: Mapping[str, str]) -> None:
         """Set (or override) some variables, as copy mode adds its own."""
@@ -312,137 +360,147 @@ def variables(
     pane = pane or window.active
     if link is None or link.window is not window:
         link = session.link_of(window) or Winlink(-1, window)  # -1: not linked (yet)
-    places = sorted(((s, each) for s in (server.sessions.values() if server else [session])
-                     for each in s.links if each.window is window),
-                    key=lambda place: place[1].order)  # the window's winlinks, in tmux's order
-    linked = [s for s, _ in places] or [session]
-    group = session.group.sessions if session.group is not None else [session]
-    active_in = [s for s, each in places if each is s.current]
-    cell = window.cell_of(pane)
-    screen = pane.terminal.screen
     clients = server.clients if server is not None else []
-    group_attached = [client for client in clients if client.session in group]
-    attached = [client for client in clients if client.session is session]
-    showing = [client for client in clients
-               if client.session is not None and client.session.active_window is window]
-    values = server_variables(server)
-    host = values["host"]
     marked = server.marked_pane() if server is not None else None
-    left, top = window.layout.x, window.layout.y
-    saved = screen.saved_alternate_cursor
-    values.update({
-        "session_name": session.name,
-        "session_id": f"${session.id}",
-        "session_windows": str(len(session.links)),
-        "session_created": str(int(session.created)),
-        "session_attached": str(len(attached)),
-        "session_exited": "0",
-        "session_path": session.path,
-        "session_activity": str(int(session.activity_time)),
-        "session_last_attached": str(int(session.last_attached)),
-        "session_alerts": _alerts(session),
-        "session_attached_list": ",".join(client.tty for client in attached),
-        "session_many_attached": "1" if len(attached) > 1 else "0",
-        "session_grouped": "1" if session.group is not None else "0",
-        "session_group": session.group.name if session.group is not None else "",
-        "session_group_size": str(len(group)) if session.group is not None else "",
-        "session_group_list": ",".join(s.name for s in group) if session.group else "",
-        "session_group_attached": str(len(group_attached)) if session.group else "",
-        "session_group_attached_list": ",".join(c.tty for c in group_attached),
-        "session_group_many_attached": (
-            ("1" if len(group_attached) > 1 else "0") if session.group else ""),
-        "session_marked": "1" if marked is not None and marked[0] is session else "0",
-        "session_format": "0",
-        "session_stack": ",".join(str(each.index) for each in (session.current, session.last)
-                                  if each is not None),
-        "active_window_index": str(session.current.index if session.current else 0),
-        "last_window_index": str(max((each.index for each in session.links), default=0)),
-        "window_index": str(link.index),
-        "window_id": f"@{window.id}",
-        "window_active": "1" if link is session.current else "0",
-        "window_panes": str(len(window.panes)),
-        "window_flags": session.window_flags(
-            link, marked=marked is not None and marked[1] is window).replace("#", "##"),
-        "window_raw_flags": session.window_flags(
-            link, marked=marked is not None and marked[1] is window),
-        "window_format": "0",
-        "window_activity": str(int(window.activity_time)),
-        "window_active_clients": str(len(showing)),
-        "window_active_clients_list": ",".join(client.tty for client in showing),
-        "window_active_sessions": str(len(active_in)),
-        "window_active_sessions_list": ",".join(s.name for s in active_in),
-        "window_linked": "1" if len(places) != len(group) else "0",  # session_is_linked
-        "window_linked_sessions": str(len(linked)),
-        "window_linked_sessions_list": ",".join(s.name for s in linked),
-        "window_stack_index": _stack_index(session, link),
-        "window_cell_width": "16",
-        "window_cell_height": "32",
-        "window_zoomed_flag": "1" if window.zoomed else "0",
-        "window_last_flag": "1" if link is session.last else "0",
-        "window_bell_flag": "1" if window.bell else "0",
-        "window_activity_flag": "1" if window.activity else "0",
-        "window_silence_flag": "0",
-        "window_marked_flag": "1" if marked is not None and marked[1] is window else "0",
-        "window_start_flag": "1" if session.links and link is session.links[0] else "0",
-        "window_end_flag": "1" if session.links and link is session.links[-1] else "0",
-        "window_width": str(window.layout.width),
-        "window_height": str(window.layout.height),
-        "pane_index": str(window.panes.index(pane)),
-        "pane_id": pane.name,
-        "pane_pid": str(pane.pid),
-        "pane_active": "1" if pane is window.active else "0",
-        "pane_left": str(cell.x),
-        "pane_top": str(cell.y),
-        "pane_right": str(cell.x + cell.width - 1),
-        "pane_bottom": str(cell.y + cell.height - 1),
-        "pane_dead": "1" if pane.dead else "0",
-        "pane_dead_status": _dead_field(pane, "code"),
-        "pane_dead_signal": _dead_field(pane, "signal"),
-        "pane_dead_time": str(int(pane.died_at)) if pane.died_at is not None else "",
-        "pane_format": "1",
-        "pane_at_left": "1" if cell.x == left else "0",
-        "pane_at_top": "1" if cell.y == top else "0",
-        "pane_at_right": "1" if cell.x + cell.width == left + window.layout.width else "0",
-        "pane_at_bottom": "1" if cell.y + cell.height == top + window.layout.height else "0",
-        "pane_last": "1" if pane is window.last else "0",
-        "pane_marked": "1" if marked is not None and marked[2] is pane else "0",
-        "pane_marked_set": "1" if marked is not None else "0",
-        "pane_input_off": "1" if pane.input_off else "0",
-        "pane_pipe": "1" if pipe_of(pane) is not None else "0",
-        "pane_path": "",
-        "pane_search_string": "",
-        "pane_fg": "default",
-        "pane_bg": "default",
-        "pane_synchronized": "1" if server is not None and server.window_option(
-            window, "synchronize-panes") == "on" else "0",
-        "pane_tabs": ",".join(str(stop) for stop in sorted(screen.tabstops)),
-        "scroll_region_upper": str(screen.region.top),
-        "scroll_region_lower": str(screen.region.bottom),
-        "alternate_saved_x": str(saved[0]) if saved is not None else _NO_SAVED_CURSOR,
-        "alternate_saved_y": str(saved[1]) if saved is not None else _NO_SAVED_CURSOR,
-        "insert_flag": "1" if mo.IRM in screen.mode else "0",
-        "keypad_cursor_flag": "1" if DECCKM in screen.mode else "0",
-        "keypad_flag": "1" if screen.application_keypad else "0",
-        "origin_flag": "1" if mo.DECOM in screen.mode else "0",
-        "wrap_flag": "1" if screen.autowrap else "0",
-        **{name: "1" if screen.mouse_tracking == mode else "0" for name, mode in _MOUSE_FLAGS},
-        "mouse_any_flag": "1" if screen.mouse_tracking else "0",
-        **{name: "1" if screen.mouse_encoding == mode else "0"
-           for name, mode in _MOUSE_ENCODING_FLAGS},
-        "pane_title": screen.title or host,
-        "pane_tty": pane.tty,
-        "pane_width": str(pane.terminal.cols),
-        "pane_height": str(pane.terminal.rows),
-        "cursor_x": str(screen.cursor.x),
-        "cursor_y": str(screen.cursor.y),
-        "cursor_flag": "1" if screen.cursor_visible else "0",
-        "snapshot_status": session.snapshot.status if session.snapshot is not None else "",
-        "history_size": str(len(pane.terminal.history)),
-        "history_limit": str(pane.terminal.history.limit),
-        "alternate_on": "1" if screen.alternate_screen else "0",
-        "pane_in_mode": "0" if pane.mode is None else "1",
-        "pane_mode": "" if pane.mode is None else pane.mode.name,
-    })
+
+    def session_group() -> dict[str, str]:
+        group = session.group.sessions if session.group is not None else [session]
+        group_attached = [client for client in clients if client.session in group]
+        attached = [client for client in clients if client.session is session]
+        return {
+            "session_name": session.name,
+            "session_id": f"${session.id}",
+            "session_windows": str(len(session.links)),
+            "session_created": str(int(session.created)),
+            "session_attached": str(len(attached)),
+            "session_exited": "0",
+            "session_path": session.path,
+            "session_activity": str(int(session.activity_time)),
+            "session_last_attached": str(int(session.last_attached)),
+            "session_alerts": _alerts(session),
+            "session_attached_list": ",".join(client.tty for client in attached),
+            "session_many_attached": "1" if len(attached) > 1 else "0",
+            "session_grouped": "1" if session.group is not None else "0",
+            "session_group": session.group.name if session.group is not None else "",
+            "session_group_size": str(len(group)) if session.group is not None else "",
+            "session_group_list": ",".join(s.name for s in group) if session.group else "",
+            "session_group_attached": str(len(group_attached)) if session.group else "",
+            "session_group_attached_list": ",".join(c.tty for c in group_attached),
+            "session_group_many_attached": (
+                ("1" if len(group_attached) > 1 else "0") if session.group else ""),
+            "session_marked": "1" if marked is not None and marked[0] is session else "0",
+            "session_format": "0",
+            "session_stack": ",".join(str(each.index) for each in (session.current, session.last)
+                                      if each is not None),
+            "active_window_index": str(session.current.index if session.current else 0),
+            "last_window_index": str(max((each.index for each in session.links), default=0)),
+        }
+
+    def window_group() -> dict[str, str]:
+        places = sorted(((s, each) for s in (server.sessions.values() if server else [session])
+                         for each in s.links if each.window is window),
+                        key=lambda place: place[1].order)  # its winlinks, in tmux's order
+        linked = [s for s, _ in places] or [session]
+        group = session.group.sessions if session.group is not None else [session]
+        active_in = [s for s, each in places if each is s.current]
+        showing = [client for client in clients
+                   if client.session is not None and client.session.active_window is window]
+        return {
+            "window_index": str(link.index),
+            "window_id": f"@{window.id}",
+            "window_active": "1" if link is session.current else "0",
+            "window_panes": str(len(window.panes)),
+            "window_flags": session.window_flags(
+                link, marked=marked is not None and marked[1] is window).replace("#", "##"),
+            "window_raw_flags": session.window_flags(
+                link, marked=marked is not None and marked[1] is window),
+            "window_format": "0",
+            "window_activity": str(int(window.activity_time)),
+            "window_active_clients": str(len(showing)),
+            "window_active_clients_list": ",".join(client.tty for client in showing),
+            "window_active_sessions": str(len(active_in)),
+            "window_active_sessions_list": ",".join(s.name for s in active_in),
+            "window_linked": "1" if len(places) != len(group) else "0",  # session_is_linked
+            "window_linked_sessions": str(len(linked)),
+            "window_linked_sessions_list": ",".join(s.name for s in linked),
+            "window_stack_index": _stack_index(session, link),
+            "window_cell_width": "16",
+            "window_cell_height": "32",
+            "window_zoomed_flag": "1" if window.zoomed else "0",
+            "window_last_flag": "1" if link is session.last else "0",
+            "window_bell_flag": "1" if window.bell else "0",
+            "window_activity_flag": "1" if window.activity else "0",
+            "window_silence_flag": "0",
+            "window_marked_flag": "1" if marked is not None and marked[1] is window else "0",
+            "window_start_flag": "1" if session.links and link is session.links[0] else "0",
+            "window_end_flag": "1" if session.links and link is session.links[-1] else "0",
+            "window_width": str(window.layout.width),
+            "window_height": str(window.layout.height),
+        }
+
+    def pane_group() -> dict[str, str]:
+        cell = window.cell_of(pane)
+        screen = pane.terminal.screen
+        left, top = window.layout.x, window.layout.y
+        saved = screen.saved_alternate_cursor
+        return {
+            "pane_index": str(window.panes.index(pane)),
+            "pane_id": pane.name,
+            "pane_pid": str(pane.pid),
+            "pane_active": "1" if pane is window.active else "0",
+            "pane_left": str(cell.x),
+            "pane_top": str(cell.y),
+            "pane_right": str(cell.x + cell.width - 1),
+            "pane_bottom": str(cell.y + cell.height - 1),
+            "pane_dead": "1" if pane.dead else "0",
+            "pane_dead_status": _dead_field(pane, "code"),
+            "pane_dead_signal": _dead_field(pane, "signal"),
+            "pane_dead_time": str(int(pane.died_at)) if pane.died_at is not None else "",
+            "pane_format": "1",
+            "pane_at_left": "1" if cell.x == left else "0",
+            "pane_at_top": "1" if cell.y == top else "0",
+            "pane_at_right": "1" if cell.x + cell.width == left + window.layout.width else "0",
+            "pane_at_bottom": "1" if cell.y + cell.height == top + window.layout.height else "0",
+            "pane_last": "1" if pane is window.last else "0",
+            "pane_marked": "1" if marked is not None and marked[2] is pane else "0",
+            "pane_marked_set": "1" if marked is not None else "0",
+            "pane_input_off": "1" if pane.input_off else "0",
+            "pane_pipe": "1" if pipe_of(pane) is not None else "0",
+            "pane_path": "",
+            "pane_search_string": "",
+            "pane_fg": "default",
+            "pane_bg": "default",
+            "pane_synchronized": "1" if server is not None and server.window_option(
+                window, "synchronize-panes") == "on" else "0",
+            "pane_tabs": ",".join(str(stop) for stop in sorted(screen.tabstops)),
+            "scroll_region_upper": str(screen.region.top),
+            "scroll_region_lower": str(screen.region.bottom),
+            "alternate_saved_x": str(saved[0]) if saved is not None else _NO_SAVED_CURSOR,
+            "alternate_saved_y": str(saved[1]) if saved is not None else _NO_SAVED_CURSOR,
+            "insert_flag": "1" if mo.IRM in screen.mode else "0",
+            "keypad_cursor_flag": "1" if DECCKM in screen.mode else "0",
+            "keypad_flag": "1" if screen.application_keypad else "0",
+            "origin_flag": "1" if mo.DECOM in screen.mode else "0",
+            "wrap_flag": "1" if screen.autowrap else "0",
+            **{name: "1" if screen.mouse_tracking == mode else "0" for name, mode in _MOUSE_FLAGS},
+            "mouse_any_flag": "1" if screen.mouse_tracking else "0",
+            **{name: "1" if screen.mouse_encoding == mode else "0"
+               for name, mode in _MOUSE_ENCODING_FLAGS},
+            "pane_title": screen.title or socket.gethostname(),
+            "pane_tty": pane.tty,
+            "pane_width": str(pane.terminal.cols),
+            "pane_height": str(pane.terminal.rows),
+            "cursor_x": str(screen.cursor.x),
+            "cursor_y": str(screen.cursor.y),
+            "cursor_flag": "1" if screen.cursor_visible else "0",
+            "snapshot_status": session.snapshot.status if session.snapshot is not None else "",
+            "history_size": str(len(pane.terminal.history)),
+            "history_limit": str(pane.terminal.history.limit),
+            "alternate_on": "1" if screen.alternate_screen else "0",
+            "pane_in_mode": "0" if pane.mode is None else "1",
+            "pane_mode": "" if pane.mode is None else pane.mode.name,
+        }
+
     later: dict[str, Callable[[], str]] = {
         "window_name": ((lambda: server.window_name(window)) if server is not None
                         else (lambda: window.name)),
@@ -454,11 +512,14 @@ def variables(
             layout.Cell("pane", window.layout.width, window.layout.height, pane=window.active)
             if window.zoomed else window.layout, lambda p: p.id),
         "pane_start_path": lambda: pane.start_path or pane.current_path(),
-        "cursor_character": lambda: _character_at(screen, screen.cursor.x, screen.cursor.y),
+        "cursor_character": lambda: _character_at(
+            pane.terminal.screen, pane.terminal.screen.cursor.x, pane.terminal.screen.cursor.y),
         "history_bytes": lambda: _history_bytes(pane),
         "history_all_bytes": lambda: _history_all_bytes(pane),
     }
-    found = FormatVariables(values, later)
+    found = FormatVariables({}, later, [("server", lambda: server_variables(server)),
+                                        ("session", session_group), ("window", window_group),
+                                        ("pane", pane_group)])
     if pane.mode is not None:
         found.update(pane.mode.variables())
     return found

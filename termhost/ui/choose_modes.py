@@ -13,6 +13,7 @@ The model stays data in and rows out; this is where it meets the server.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -398,7 +399,7 @@ class ClientChooser(_ListChooser):
         entries = []
         for client in self._clients():
             values, scope = format_target(server, client.session, owner=client)
-            values.update(client_variables(client))
+            values.add(("client", functools.partial(client_variables, client)))
             entries.append(_Entry(client.tty, values, scope, {
                 "name": (client.tty,),
                 "size": (client.size.columns, client.size.rows, client.tty),

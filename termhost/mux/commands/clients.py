@@ -7,6 +7,7 @@ With no client attached there is nothing to act on: tmux's `no current client`.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, cast, overload
 
@@ -117,7 +118,7 @@ async def list_clients(context: Context, flags: dict[str, str], args: list[str])
 
     def item(client: Client) -> tuple[FormatVariables, ServerScope]:
         values, scope = format_target(server, client.session, owner=client)
-        values.update(client_variables(client))
+        values.add(("client", functools.partial(client_variables, client)))
         return values, scope
 
     return listed(flags, _LIST_FORMAT, (item(client) for client in server.clients

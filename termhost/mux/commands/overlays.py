@@ -11,6 +11,7 @@ themselves are ui's (ui/menu.py, ui/popup.py), reached through the client's
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -72,7 +73,7 @@ class _Target:
                ) -> str:
         values, scope = format_target(context.server, self.session, self.window, self.pane,
                                       owner=self.client)
-        values.update(client_variables(self.client))
+        values.add(("client", functools.partial(client_variables, self.client)))
         values.update(extra or {})
         return expand(template, values, scope=scope)
 

@@ -5,6 +5,7 @@ break-pane, join-pane (move-pane), swap-pane, rotate-window."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
@@ -331,7 +332,7 @@ async def display_message(context: Context, flags: dict[str, str], args: list[st
         values, scope = format_target(context.server, session, link.window, pane,
                                       owner=client, link=link)
     if client is not None:
-        values.update(client_variables(client))
+        values.add(("client", functools.partial(client_variables, client)))
     if "a" in flags:  # as tmux's format_each: the table sorted, then what was added
         listed = [f"{name}={values[name]}\n" for name in sorted(values)
                   if values[name] or name not in ABSENT_WHEN_EMPTY]
