@@ -61,6 +61,7 @@ __all__ = [
     "theme_to_json",
     "themes_dir",
     "user_themes_dir",
+    "vhs_theme",
 ]
 
 ANSI_KEYS = (
@@ -152,8 +153,11 @@ def _theme_files() -> dict[str, Path]:
 
 
 def find_theme_file(name: str) -> Path | None:
-    """The file `load_theme(name)` reads: the user's if there is one, else the shipped one."""
-    return _theme_files().get(name)
+    """The file `load_theme(name)` reads: the user's if there is one, else the shipped one;
+    a name as VHS writes it (`Catppuccin Latte`) finds the file of its lower-case, hyphened
+    form (`catppuccin-latte`)."""
+    files = _theme_files()
+    return files.get(name) or files.get(re.sub(r"[\s_]+", "-", name.strip()).lower())
 
 
 def load_theme(name_or_path: str) -> Theme:
@@ -165,6 +169,19 @@ def load_theme(name_or_path: str) -> Theme:
         known = ", ".join(sorted(_theme_files())) or "none"
         raise ThemeError(f"unknown theme {name_or_path!r} (known: {known})")
     return _load_file(path)
+
+
+def vhs_theme(text: str) -> Theme:
+    """A theme written as VHS writes one in a tape (`Set Theme {"name": ...}`: xterm.js's
+    keys, `cursor`, `selection`, `magenta`); VHS's keys it has no use for (`cursorAccent`,
+    `meta`) are let through, and a theme without a name is "custom"."""
+    data = _json_object(text, "the JSON theme")
+    renamed = {"cursor": "cursorColor", "selection": "selectionBackground"}
+    ignored = {"cursorAccent", "meta"}
+    converted = {renamed.get(key, key): value for key, value in data.items()
+                 if key not in ignored}
+    converted.setdefault("name", "custom")
+    return _theme_from_mapping(converted, "the JSON theme")
 
 
 def list_themes() -> list[Theme]:

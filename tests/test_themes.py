@@ -503,3 +503,12 @@ def test_a_failure_is_one_line_on_stderr(
     assert (done.returncode, done.stdout) == (status, "")
     assert done.stderr.startswith(error) and done.stderr.count("\n") == 1, done.stderr
     assert os.listdir(tmp_path) == []  # a failed command leaves nothing behind
+
+
+@pytest.mark.parametrize(("vhs", "ours"), [("Catppuccin Latte", "catppuccin-latte"),
+                                           ("Dracula", "dracula"), ("Nord", "nord"),
+                                           ("Solarized Dark", "solarized-dark")])
+def test_a_theme_named_as_vhs_names_it(vhs: str, ours: str) -> None:
+    """VHS's theme names (iTerm2-Color-Schemes', capitalised, with spaces) find the
+    shipped file of the lower-case, hyphened name."""
+    assert themes.load_theme(vhs) == themes.load_theme(ours)

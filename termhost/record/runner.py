@@ -64,11 +64,13 @@ from termhost.process.pty_pair import read_master
 from termhost.record.asciicast import Header, RecordingError, Writer, writer_for
 from termhost.record.tape import Command as TapeCommand
 from termhost.record.tape import (
+    Copy,
     Expect,
     Hide,
     Key,
     Located,
     Marker,
+    Paste,
     Resize,
     Scope,
     Screenshot,
@@ -232,6 +234,8 @@ def _find_programs(tape: Tape, path: str | None) -> list[str]:
 
 
 def _theme(tape: Tape) -> Theme:
+    if isinstance(tape.settings.theme, Theme):
+        return tape.settings.theme  # given as JSON, read with the tape
     try:
         return load_theme(tape.settings.theme)
     except ThemeError as error:
@@ -453,6 +457,8 @@ class _Player:
     def __init__(self, session: _Session, tape: Tape, tape_path: str, theme: Theme) -> None:
         self.session, self.tape, self.tape_path, self.theme = session, tape, tape_path, theme
         self.golden = any(output.path.lower().endswith(".txt") for output in tape.outputs)
+        self.clipboard = ""
+        """What the tape's last Copy put there, for Paste."""
 
     async def play(self) -> list[str]:
         """Run every command; the screens after each of them when there is a golden Output."""
@@ -526,6 +532,10 @@ class _Player:
                 _write(target, render(screen, format_for_path(path), self.theme))
             case Marker(label=label):
                 session.recording.each(lambda writer: writer.marker(label, session.elapsed()))
+            case Copy(text=text):
+                self.clipboard = text
+            case Paste():
+                session.send(self.clipboard.encode())  # at once, as VHS pastes
             case Resize(cols=cols, rows=rows):
                 session.resize(cols, rows)
                 session.recording.each(lambda writer: writer.resize(cols, rows, session.elapsed()))

@@ -9,7 +9,10 @@ every speed, timeout and pattern default is filled in here.
 
 Decisions, and where they follow or leave VHS:
 
-- One command a line; `#` starting a token opens a comment to the end of the line.
+- Several commands may share a line, as in VHS (`Sleep 1 Ctrl+U Sleep 1`): each command
+  takes the words its grammar allows and the next word starts another command; a word that
+  is no command there is an error (`unexpected "x" after Hide`). A command does not run on
+  to the next line (VHS's may). `#` starting a token opens a comment to the end of the line.
 - Strings are quoted with `"`, `'` or backticks and have no escapes (as in VHS): to type a
   quote, quote with another kind. A word without quotes is a string too (`Output demo.cast`).
   `Type "a" "b"` types `a b`, as in VHS.
@@ -28,9 +31,17 @@ Decisions, and where they follow or leave VHS:
   VHS ignores such a late `Set` with a warning; here it is an error. The pacing settings
   (TypingSpeed, as in VHS, and WaitTimeout and WaitPattern) may change anywhere and apply to
   the commands after them: they are folded into those commands' values.
-- Width and Height count cells, not pixels as in VHS. VHS's video settings (FontSize,
-  Padding...) and video outputs (`.gif`, `.png`...) are ignored with a warning, so a VHS tape
-  still runs; other unknown settings and extensions are errors.
+- Width and Height are pixels, as in VHS: the terminal gets the cells VHS's terminal has
+  in such a picture, from FontSize, LetterSpacing, LineHeight, Padding, Margin and WindowBar
+  (termhost.record.geometry; VHS's defaults give 76x15). `Set Columns N` and `Set Rows N`
+  give cells outright, and win over the pixels. VHS's other picture settings (Framerate,
+  PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill, FontFamily) are taken
+  and kept, with no warning. VHS's video outputs (`.gif`, `.png`...) are still ignored with a
+  warning, so a VHS tape runs; other unknown settings and extensions are errors.
+- `Copy "text"` puts text in the tape's clipboard (VHS: the system's), and `Paste` types it
+  at once, as VHS does.
+- `Set Theme` takes a theme's name (VHS's names, `"Catppuccin Latte"`, find termhost's
+  `catppuccin-latte`) or a VHS theme as a JSON object on the line.
 - `Source other.tape` is read relative to the tape that names it (VHS: the working
   directory), may nest (VHS: not) up to MAX_SOURCE_DEPTH, and is refused in a cycle. As in
   VHS, an `Output` in a sourced tape is ignored (with a warning): a shared setup tape must not
@@ -50,12 +61,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
+from termhost.record.geometry import Look, PixelSizeError, grid
 from termhost.terminal.keys import UnknownKey, encode_key, parse_key
+from termhost.themes import Theme, ThemeError, vhs_theme
 
 __all__ = [
     "MAX_ERRORS",
     "MAX_SOURCE_DEPTH",
     "Command",
+    "Copy",
     "Diagnostic",
     "Env",
     "Expect",
@@ -64,6 +78,7 @@ __all__ = [
     "Located",
     "Marker",
     "Output",
+    "Paste",
     "Require",
     "Resize",
     "Scope",
@@ -88,8 +103,9 @@ MAX_SOURCE_DEPTH = 16
 
 Scope = Literal["line", "screen"]
 """What a Wait or Expect searches: the cursor's line, or the whole screen."""
-SettingValue = str | int | float | re.Pattern[str] | None
-"""The value of a Set: a name, a size in cells, seconds, a compiled pattern, None (Shell)."""
+SettingValue = str | int | float | bool | re.Pattern[str] | Theme | None
+"""The value of a Set: a name, a size, seconds, a flag, a compiled pattern, a theme read
+from JSON, None (Shell)."""
 
 
 @dataclass(frozen=True)
@@ -229,8 +245,26 @@ class Resize(Located):
     rows: int
 
 
-Command = Type | Key | Sleep | Wait | Expect | Hide | Show | Screenshot | Marker | Resize
+@dataclass(frozen=True)
+class Copy(Located):
+    """Text into the tape's clipboard, for Paste (VHS: the system clipboard)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Paste(Located):
+    """The clipboard typed at once (nothing, when nothing was copied)."""
+
+
+Command = (Type | Key | Sleep | Wait | Expect | Hide | Show | Screenshot | Marker | Resize
+           | Copy | Paste)
 """What the runner executes, in order."""
+
+
+DEFAULT_LOOK = Look()
+DEFAULT_GRID = grid(DEFAULT_LOOK)
+"""The cells of VHS's default picture (1200x600 pixels, FontSize 22, Padding 60)."""
 
 
 @dataclass(frozen=True)
@@ -239,15 +273,31 @@ class Settings:
 
     shell: str | None = None
     """None: the user's default shell."""
-    width: int = 80
-    height: int = 24
+    width: int = DEFAULT_GRID[0]
+    """Cells: Set Columns, else what fits in the picture (`look`)."""
+    height: int = DEFAULT_GRID[1]
     typing_speed: float = 0.05
     wait_timeout: float = 15.0
     wait_pattern: re.Pattern[str] = re.compile(">$")
-    theme: str = "default"
+    theme: str | Theme = "default"
     """A theme's name, not yet looked up: themes are on the user's disk, and the runner's
     load_theme reports a missing one with the names there are (and `declarations` has the
-    line to point at)."""
+    line to point at); or a theme given as JSON, read here."""
+    look: Look = DEFAULT_LOOK
+    """The picture's pixel size and what shapes it (width and height are its cells)."""
+    columns: int | None = None
+    """Set Columns: cells, over what the picture's pixels give."""
+    rows: int | None = None
+    framerate: int = 50
+    playback_speed: float = 1.0
+    loop_offset: float = 0.0
+    """Per cent of the frames the loop starts at (VHS: always a percentage)."""
+    cursor_blink: bool = True
+    border_radius: int = 0
+    margin_fill: str = ""
+    """A #rrggbb colour or an image's path; "" for the theme's background."""
+    font_family: str = ""
+    """"" for VHS's own list of fonts."""
 
 
 @dataclass(frozen=True)
@@ -356,11 +406,33 @@ class _Cursor:
         self.pos = end + 1
         return _compile(_Token(self.text[start + 1 : end], start + 1))
 
-    def end(self, command: str) -> None:
-        """Refuse anything left on the line."""
-        if not self.at_end():
-            extra = self.word()
-            raise _LineError(extra.column, f"unexpected {_quoted(extra.text)} after {command}")
+    def peek(self) -> str:
+        """The next word, unquoted and not taken; "" at the end."""
+        if self.at_end():
+            return ""
+        pos = self.pos
+        try:
+            return self.word().text
+        finally:
+            self.pos = pos
+
+    def at_command(self) -> bool:
+        """Whether the next word starts a command (a quoted one never does): where a
+        command that takes any number of words ends."""
+        word = self.peek()
+        if not word or word[0] in _QUOTES:
+            return not word
+        name = re.match(r"[A-Za-z]*", word)
+        return bool(name and name[0] in _COMMANDS and word[len(name[0]):][:1] in ("", "+", "@"))
+
+    def json(self) -> _Token:
+        """A `{...}` object, to its first `}` on the line (VHS's JSON token)."""
+        start = self.pos
+        end = self.text.find("}", start)
+        if end < 0:
+            raise _LineError(start + 1, "unterminated JSON object")
+        self.pos = end + 1
+        return _Token(self.text[start : end + 1], start + 1)
 
 
 def _compile(token: _Token) -> re.Pattern[str]:
@@ -402,13 +474,25 @@ def _duration(token: _Token) -> float:
     return seconds
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+
+
+def _duration_words(cursor: _Cursor, missing: str) -> float:
+    """A duration, its unit attached (`500ms`) or the next word (`500 ms`, as VHS lexes
+    them: two tokens either way)."""
+    if cursor.at_end():
+        raise _LineError(cursor.column, missing)
+    token = cursor.word()
+    if _NUMBER.fullmatch(token.text) and cursor.peek() in _UNITS:
+        token = _Token(token.text + cursor.word().text, token.column)
+    return _duration(token)
+
+
 def _cells(token: _Token, what: str) -> int:
-    """A width or height: VHS's are pixels, so a VHS-sized value gets a hint."""
+    """A number of columns or rows."""
     if token.text.isdecimal() and token.text.isascii() and 1 <= int(token.text) <= _MAX_CELLS:
         return int(token.text)
-    raise _LineError(
-        token.column, f"bad {what} {_quoted(token.text)} (1 to {_MAX_CELLS} cells, not pixels)"
-    )
+    raise _LineError(token.column, f"bad {what} {_quoted(token.text)} (1 to {_MAX_CELLS} cells)")
 
 
 def _count(token: _Token) -> int:
@@ -465,12 +549,15 @@ class _Head:
     at: _Token | None
 
 
-def _split_head(word: _Token) -> _Head:
+def _split_head(word: _Token, before: str = "") -> _Head:
     """The command name, its +parts and @part. After a +, a run of letters and digits or
-    else one character, so that `Ctrl++` and `Ctrl+@` name the keys + and @."""
+    else one character, so that `Ctrl++` and `Ctrl+@` name the keys + and @. `before`:
+    the command before it on the line, if any."""
     text, column = word.text, word.column
     name = re.match(r"[A-Za-z]*", text)
     if name is None or not name[0]:
+        if before:
+            raise _LineError(column, f"unexpected {_quoted(text)} after {before}")
         raise _LineError(column, f"unknown command {_quoted(text)}")
     pos, plus = name.end(), []
     while pos < len(text) and text[pos] == "+":
@@ -552,22 +639,36 @@ class _Spec:
 
 _SETTING_FIELDS = {
     "Shell": "shell",
-    "Width": "width",
-    "Height": "height",
+    "Width": "look.width",
+    "Height": "look.height",
+    "Columns": "columns",
+    "Rows": "rows",
     "TypingSpeed": "typing_speed",
     "WaitTimeout": "wait_timeout",
     "WaitPattern": "wait_pattern",
     "Theme": "theme",
+    "FontSize": "look.font_size",
+    "FontFamily": "font_family",
+    "LetterSpacing": "look.letter_spacing",
+    "LineHeight": "look.line_height",
+    "Padding": "look.padding",
+    "Margin": "look.margin",
+    "MarginFill": "margin_fill",
+    "WindowBar": "look.window_bar",
+    "WindowBarSize": "look.window_bar_size",
+    "BorderRadius": "border_radius",
+    "CursorBlink": "cursor_blink",
+    "Framerate": "framerate",
+    "PlaybackSpeed": "playback_speed",
+    "LoopOffset": "loop_offset",
 }
+"""Every setting, VHS's and termhost's (Columns, Rows), and the Settings field it sets
+(`look.` a field of the picture's Look)."""
 _PACING = frozenset({"TypingSpeed", "WaitTimeout", "WaitPattern"})
 """Settings folded into the commands after them, so they may change anywhere."""
-_VHS_VIDEO_SETTINGS = frozenset(
-    {
-        "FontFamily", "FontSize", "Framerate", "PlaybackSpeed", "LetterSpacing", "LineHeight",
-        "Padding", "LoopOffset", "BorderRadius", "Margin", "MarginFill", "WindowBar",
-        "WindowBarSize", "CursorBlink",
-    }
-)  # fmt: skip
+_PIXELS = frozenset(name for name, field in _SETTING_FIELDS.items() if field.startswith("look."))
+"""The settings the terminal's cells follow from, when Columns and Rows do not say."""
+_WINDOW_BARS = ("Colorful", "ColorfulRight", "Rings", "RingsRight")
 _OUTPUTS = ".cast, .txt, .svg, .html"
 _SHOTS = ".svg, .html, .txt"
 _VHS_VIDEO_FILES = (".gif", ".mp4", ".webm", ".png", ".ascii")
@@ -588,12 +689,15 @@ class _Parser:
         self.warnings: list[Diagnostic] = []
         self.files: list[tuple[str, str]] = []  # the Source chain: (real path, as named)
         self.file, self.line = "", 0
+        self.pixels_at: tuple[str, int, int] | None = None
+        """Where the last setting the cells follow from was written, for its error."""
 
     def tape(self) -> Tape:
+        settings = self.cells(self.initial or self.current)
         if self.errors:
             raise TapeError(self.errors)
         return Tape(
-            settings=self.initial or self.current,
+            settings=settings,
             env=self.env,
             outputs=tuple(self.outputs),
             requires=tuple(self.requires),
@@ -601,6 +705,20 @@ class _Parser:
             declarations=tuple(self.declarations),
             warnings=tuple(self.warnings),
         )
+
+    def cells(self, settings: Settings) -> Settings:
+        """`settings` with the terminal's cells: Columns and Rows, else what fits in the
+        picture; a picture with no room for any is an error at the last pixel setting."""
+        try:
+            columns, rows = grid(settings.look)
+        except PixelSizeError as error:
+            if settings.columns is None or settings.rows is None:
+                file, line, column = self.pixels_at or (self.file, 1, 1)
+                cells = " (Set Columns and Set Rows give cells)"
+                self.record(Diagnostic(file, line, column, f"{error}{cells}"))
+            columns, rows = DEFAULT_GRID
+        return replace(settings, width=min(settings.columns or columns, _MAX_CELLS),
+                       height=min(settings.rows or rows, _MAX_CELLS))
 
     def parse_text(self, text: str, path: str) -> None:
         self.files.append((os.path.realpath(path), path))
@@ -615,24 +733,30 @@ class _Parser:
             self.files.pop()
 
     def parse_line(self, text: str) -> None:
+        """The line's commands, one after another; after an error, the rest of the line
+        is skipped."""
         cursor = _Cursor(text)
-        if cursor.at_end():
-            return
+        before = ""
         try:
-            head = _split_head(cursor.word())
-            spec = self.spec(head)
-            spec.parse(self, head, cursor)
+            while not cursor.at_end():
+                word = cursor.word()
+                head = _split_head(word, before)
+                spec = self.spec(head, before, word)
+                spec.parse(self, head, cursor)
+                before = head.name
         except _LineError as error:
             self.error(error.column, error.message)
 
-    def spec(self, head: _Head) -> _Spec:
-        """The command's table entry, having checked the +parts and @part it may take."""
+    def spec(self, head: _Head, before: str = "", word: _Token | None = None) -> _Spec:
+        """The command's table entry, having checked the +parts and @part it may take;
+        `before` is the command before it on the line, if any."""
         spec = _COMMANDS.get(head.name)
         if spec is None:
-            raise _LineError(
-                head.column,
-                f"unknown command {_quoted(head.name)}{_suggest(head.name, [*_COMMANDS])}",
-            )
+            suggestion = _suggest(head.name, [*_COMMANDS])
+            if before and word is not None:
+                raise _LineError(
+                    word.column, f"unexpected {_quoted(word.text)} after {before}{suggestion}")
+            raise _LineError(head.column, f"unknown command {_quoted(head.name)}{suggestion}")
         if head.plus and not spec.plus:
             raise _LineError(head.plus[0].column - 1, f'{head.name} takes no "+"')
         if head.at and not spec.at:
@@ -666,7 +790,6 @@ class _Parser:
 
     def parse_output(self, head: _Head, cursor: _Cursor) -> None:
         path = cursor.value("Output needs a file")
-        cursor.end("Output")
         extension = os.path.splitext(path.text)[1].lower()
         if len(self.files) > 1:
             self.warn(head.column, "Output in a sourced tape is ignored")
@@ -681,16 +804,10 @@ class _Parser:
 
     def parse_require(self, head: _Head, cursor: _Cursor) -> None:
         program = cursor.value("Require needs a program")
-        cursor.end("Require")
         self.requires.append(Require(program.text, **self.where(head)))
 
     def parse_set(self, head: _Head, cursor: _Cursor) -> None:
         name = cursor.value("Set needs a setting")
-        if name.text in _VHS_VIDEO_SETTINGS:
-            while not cursor.at_end():
-                cursor.value("")
-            self.warn(name.column, f"Set {name.text} is a VHS video setting; termhost ignores it")
-            return
         if name.text not in _SETTING_FIELDS:
             hint = ' (Env is a command: Env KEY "value")' if name.text == "Env" else ""
             suggestion = hint or _suggest(name.text, [*_SETTING_FIELDS])
@@ -698,9 +815,14 @@ class _Parser:
         if name.text not in _PACING:
             self.before_first_command(f"Set {name.text}", head)
         value = _SETTING_PARSERS[name.text](cursor, name.text)
-        cursor.end(f"Set {name.text}")
         # The setting's parser in _SETTING_PARSERS returns its field's type.
-        change: dict[str, Any] = {_SETTING_FIELDS[name.text]: value}
+        field = _SETTING_FIELDS[name.text]
+        if field.startswith("look."):
+            pixels: dict[str, Any] = {field[5:]: value}
+            change: dict[str, Any] = {"look": replace(self.current.look, **pixels)}
+            self.pixels_at = (self.file, self.line, head.column)
+        else:
+            change = {field: value}
         self.current = replace(self.current, **change)
         self.declarations.append(Set(name.text, value, **self.where(head)))
 
@@ -710,13 +832,11 @@ class _Parser:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key.text):
             raise _LineError(key.column, f"bad variable name {_quoted(key.text)}")
         value = cursor.value(f"Env {key.text} needs a value")
-        cursor.end("Env")
         self.env[key.text] = value.text
         self.declarations.append(Env(key.text, value.text, **self.where(head)))
 
     def parse_source(self, head: _Head, cursor: _Cursor) -> None:
         name = cursor.value("Source needs a tape")
-        cursor.end("Source")
         path = os.path.normpath(os.path.join(os.path.dirname(self.file), name.text))
         real = os.path.realpath(path)
         seen = [seen_real for seen_real, _ in self.files]
@@ -753,10 +873,22 @@ class _Parser:
 
     def parse_type(self, head: _Head, cursor: _Cursor) -> None:
         speed = self.duration_at(head, self.current.typing_speed)
-        parts = [cursor.value("Type needs a string").text]
-        while not cursor.at_end():
+        self.add(Type(self.strings(head, cursor), speed, **self.where(head)))
+
+    def parse_copy(self, head: _Head, cursor: _Cursor) -> None:
+        self.add(Copy(self.strings(head, cursor), **self.where(head)))
+
+    def parse_paste(self, head: _Head, cursor: _Cursor) -> None:
+        self.add(Paste(**self.where(head)))
+
+    def strings(self, head: _Head, cursor: _Cursor) -> str:
+        """Type's and Copy's words, up to the next command, joined by spaces (VHS)."""
+        if cursor.at_command():
+            raise _LineError(cursor.column, f"{head.name} needs a string")
+        parts = [cursor.value("").text]
+        while not cursor.at_command():
             parts.append(cursor.value("").text)
-        self.add(Type(" ".join(parts), speed, **self.where(head)))
+        return " ".join(parts)
 
     def parse_key(self, head: _Head, cursor: _Cursor) -> None:
         if head.name in _MODIFIERS:
@@ -764,16 +896,11 @@ class _Parser:
         else:
             name = _sendable(_KEY_NAMES[head.name], head)
         speed = self.duration_at(head, self.current.typing_speed)
-        count = 1 if cursor.at_end() else _count(cursor.word())
-        cursor.end(head.name)
+        count = _count(cursor.word()) if _NUMBER.fullmatch(cursor.peek()) else 1
         self.add(Key(name, count, speed, **self.where(head)))
 
     def parse_sleep(self, head: _Head, cursor: _Cursor) -> None:
-        if cursor.at_end():
-            raise _LineError(cursor.column, "Sleep needs a duration")
-        seconds = _duration(cursor.word())
-        cursor.end("Sleep")
-        self.add(Sleep(seconds, **self.where(head)))
+        self.add(Sleep(_duration_words(cursor, "Sleep needs a duration"), **self.where(head)))
 
     def parse_wait(self, head: _Head, cursor: _Cursor) -> None:
         scope = self.scope(head)
@@ -781,28 +908,23 @@ class _Parser:
         if head.at and timeout <= 0:
             raise _LineError(head.at.column, "Wait timeout must be more than 0")
         regex = self.current.wait_pattern
-        if not cursor.at_end():
+        if cursor.peek().startswith("/"):
             regex = cursor.regex("Wait needs a /regex/")
-        cursor.end("Wait")
         self.add(Wait(scope, timeout, regex, **self.where(head)))
 
     def parse_expect(self, head: _Head, cursor: _Cursor) -> None:
         scope = self.scope(head)
         regex = cursor.regex("Expect needs a /regex/")
-        cursor.end("Expect")
         self.add(Expect(scope, regex, **self.where(head)))
 
     def parse_hide(self, head: _Head, cursor: _Cursor) -> None:
-        cursor.end("Hide")
         self.add(Hide(**self.where(head)))
 
     def parse_show(self, head: _Head, cursor: _Cursor) -> None:
-        cursor.end("Show")
         self.add(Show(**self.where(head)))
 
     def parse_screenshot(self, head: _Head, cursor: _Cursor) -> None:
         path = cursor.value("Screenshot needs a file")
-        cursor.end("Screenshot")
         extension = os.path.splitext(path.text)[1].lower()
         if extension == ".png":
             self.warn(
@@ -817,7 +939,6 @@ class _Parser:
 
     def parse_marker(self, head: _Head, cursor: _Cursor) -> None:
         label = cursor.value("Marker needs a label")
-        cursor.end("Marker")
         self.add(Marker(label.text, **self.where(head)))
 
     def parse_resize(self, head: _Head, cursor: _Cursor) -> None:
@@ -829,7 +950,6 @@ class _Parser:
             raise _LineError(size.column, f"bad size {_quoted(size.text)} (COLSxROWS, e.g. 100x30)")
         cols = _cells(_Token(match[1], size.column), "width")
         rows = _cells(_Token(match[2], size.column + len(match[1]) + 1), "height")
-        cursor.end("Resize")
         self.add(Resize(cols, rows, **self.where(head)))
 
     # Parts of a command's first word
@@ -851,28 +971,93 @@ def _setting_text(cursor: _Cursor, name: str) -> str:
     return cursor.value(f"Set {name} needs a value").text
 
 
-def _setting_theme(cursor: _Cursor, name: str) -> str:
-    token = cursor.value("Set Theme needs a theme's name")
-    if token.text.startswith("{"):
-        raise _LineError(
-            token.column, "Set Theme takes a theme's name, not JSON (see: termhost themes import)"
-        )
-    return token.text
+def _setting_theme(cursor: _Cursor, name: str) -> str | Theme:
+    """A theme's name, or a VHS theme as a JSON object, read now so that a bad one is an
+    error at its line."""
+    if cursor.at_end():
+        raise _LineError(cursor.column, "Set Theme needs a theme's name or a JSON object")
+    if cursor.text[cursor.pos] == "{":
+        token = cursor.json()
+        try:
+            return vhs_theme(token.text)
+        except ThemeError as error:
+            raise _LineError(token.column, f"bad theme: {error}") from None
+    return cursor.value("").text
+
+
+def _number_word(cursor: _Cursor, name: str, what: str) -> _Token:
+    if cursor.at_end():
+        raise _LineError(cursor.column, f"Set {name} needs {what}")
+    return cursor.word()
 
 
 def _setting_cells(cursor: _Cursor, name: str) -> int:
-    if cursor.at_end():
-        raise _LineError(cursor.column, f"Set {name} needs a number of cells")
-    return _cells(cursor.word(), name.lower())
+    return _cells(_number_word(cursor, name, "a number of cells"), name.lower())
+
+
+def _whole(least: int) -> Callable[[_Cursor, str], int]:
+    """A whole number of pixels (frames a second for Framerate), at least `least`."""
+
+    def parse(cursor: _Cursor, name: str) -> int:
+        token = _number_word(cursor, name, "a number")
+        text = token.text.removesuffix("px")
+        if text.isdecimal() and text.isascii() and least <= int(text) <= _MAX_PIXELS:
+            return int(text)
+        raise _LineError(token.column,
+                         f"bad {name} {_quoted(token.text)} ({least} to {_MAX_PIXELS})")
+
+    return parse
+
+
+def _decimal(least: float, *, above: bool = False, percent: bool = False
+             ) -> Callable[[_Cursor, str], float]:
+    """A number (LetterSpacing may be negative); `above`: more than `least`, not equal;
+    `percent`: a `%` may follow (LoopOffset, a percentage with or without it in VHS)."""
+
+    def parse(cursor: _Cursor, name: str) -> float:
+        token = _number_word(cursor, name, "a number")
+        text = token.text.removesuffix("%") if percent else token.text
+        match = re.fullmatch(r"-?(?:\d+(?:\.\d*)?|\.\d+)", text)
+        value = float(match[0]) if match else math.nan
+        if math.isfinite(value) and (value > least if above else value >= least) \
+                and abs(value) <= _MAX_PIXELS:
+            return value
+        bound = f"more than {least:g}" if above else f"at least {least:g}"
+        raise _LineError(token.column, f"bad {name} {_quoted(token.text)} ({bound})")
+
+    return parse
+
+
+def _setting_flag(cursor: _Cursor, name: str) -> bool:
+    token = _number_word(cursor, name, "true or false")
+    if token.text not in ("true", "false"):
+        raise _LineError(token.column, f"bad {name} {_quoted(token.text)} (true or false)")
+    return token.text == "true"
+
+
+def _setting_window_bar(cursor: _Cursor, name: str) -> str:
+    token = cursor.value(f"Set {name} needs a style")
+    if token.text and token.text not in _WINDOW_BARS:
+        raise _LineError(token.column, f"bad {name} {_quoted(token.text)} (one of "
+                         f"{', '.join(_WINDOW_BARS)}){_suggest(token.text, [*_WINDOW_BARS])}")
+    return token.text
+
+
+def _setting_fill(cursor: _Cursor, name: str) -> str:
+    """MarginFill: a #rrggbb colour (quoted: an unquoted # starts a comment), else the
+    path of an image."""
+    token = cursor.value(f"Set {name} needs a colour (quoted, \"#rrggbb\") or an image")
+    if token.text.startswith("#") and not re.fullmatch(r"#[0-9A-Fa-f]{6}", token.text):
+        raise _LineError(token.column, f"bad colour {_quoted(token.text)} (#rrggbb)")
+    return token.text
 
 
 def _setting_duration(cursor: _Cursor, name: str) -> float:
-    if cursor.at_end():
-        raise _LineError(cursor.column, f"Set {name} needs a duration")
-    token = cursor.word()
-    seconds = _duration(token)
+    cursor.skip_blanks()
+    column = cursor.column
+    seconds = _duration_words(cursor, f"Set {name} needs a duration")
     if name == "WaitTimeout" and seconds <= 0:
-        raise _LineError(token.column, "WaitTimeout must be more than 0")
+        raise _LineError(column, "WaitTimeout must be more than 0")
     return seconds
 
 
@@ -883,14 +1068,33 @@ def _setting_pattern(cursor: _Cursor, name: str) -> re.Pattern[str]:
     return _compile(cursor.value("Set WaitPattern needs a /regex/"))
 
 
+_MAX_PIXELS = 100_000
+"""Past this a picture (or a font, or a rate) is a typo, not a setting."""
+
 _SETTING_PARSERS: dict[str, Callable[[_Cursor, str], SettingValue]] = {
     "Shell": _setting_text,
-    "Width": _setting_cells,
-    "Height": _setting_cells,
+    "Width": _whole(1),
+    "Height": _whole(1),
+    "Columns": _setting_cells,
+    "Rows": _setting_cells,
     "TypingSpeed": _setting_duration,
     "WaitTimeout": _setting_duration,
     "WaitPattern": _setting_pattern,
     "Theme": _setting_theme,
+    "FontSize": _whole(1),
+    "FontFamily": _setting_text,
+    "LetterSpacing": _decimal(-_MAX_PIXELS),
+    "LineHeight": _decimal(0, above=True),
+    "Padding": _whole(0),
+    "Margin": _whole(0),
+    "MarginFill": _setting_fill,
+    "WindowBar": _setting_window_bar,
+    "WindowBarSize": _whole(1),
+    "BorderRadius": _whole(0),
+    "CursorBlink": _setting_flag,
+    "Framerate": _whole(1),
+    "PlaybackSpeed": _decimal(0, above=True),
+    "LoopOffset": _decimal(0, percent=True),
 }
 
 _COMMANDS: dict[str, _Spec] = {
@@ -910,5 +1114,7 @@ _COMMANDS: dict[str, _Spec] = {
     "Screenshot": _Spec(_Parser.parse_screenshot),
     "Marker": _Spec(_Parser.parse_marker),
     "Resize": _Spec(_Parser.parse_resize),
+    "Copy": _Spec(_Parser.parse_copy),
+    "Paste": _Spec(_Parser.parse_paste),
 }
 """Every command, as tmux declares its commands: one entry each, next to its parser."""

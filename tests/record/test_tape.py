@@ -10,9 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from termhost.record.geometry import Look, grid
 from termhost.record.tape import (
     MAX_ERRORS,
     MAX_SOURCE_DEPTH,
+    Copy,
     Diagnostic,
     Env,
     Expect,
@@ -20,6 +22,7 @@ from termhost.record.tape import (
     Key,
     Marker,
     Output,
+    Paste,
     Require,
     Resize,
     Screenshot,
@@ -34,6 +37,7 @@ from termhost.record.tape import (
     parse,
     parse_file,
 )
+from termhost.themes import Theme
 
 F = "demo.tape"
 
@@ -65,42 +69,76 @@ def error(text: str, file: str = F) -> str:
 
 
 def test_defaults_when_nothing_is_set() -> None:
+    """VHS's defaults: a 1200x600 picture, FontSize 22 and Padding 60 hold 76x15 cells
+    (geometry.py; VHS's own default-settings golden screens have 15 rows)."""
     tape = parse("", F)
     assert tape == Tape(settings=Settings(), env={}, outputs=(), requires=(), commands=())
     assert tape.settings == Settings(
         shell=None,
-        width=80,
-        height=24,
+        width=76,
+        height=15,
         typing_speed=0.05,
         wait_timeout=15.0,
         wait_pattern=re.compile(">$"),
         theme="default",
     )
+    assert tape.settings.look == Look(1200, 600, 22, 1.0, 1.0, 60, 0, "", 30)
 
 
 def test_every_setting_with_its_parsed_value() -> None:
     tape = parse(
         "Set Shell 'bash --norc'\n"
-        "Set Width 100\n"
-        "Set Height 30\n"
+        "Set Width 1400\n"
+        "Set Height 800\n"
         "Set TypingSpeed 10ms\n"
         "Set WaitTimeout 1m\n"
         "Set WaitPattern /\\$ $/\n"
-        'Set Theme "nord"\n',
+        'Set Theme "nord"\n'
+        "Set FontSize 28 Set FontFamily 'Hack' Set LetterSpacing 0.5 Set LineHeight 1.2\n"
+        "Set Padding 30 Set Margin 20 Set MarginFill '#674EFF' Set WindowBar Colorful\n"
+        "Set WindowBarSize 40 Set BorderRadius 8 Set CursorBlink false Set Framerate 24\n"
+        "Set PlaybackSpeed 0.5 Set LoopOffset 20%\n",
         F,
     )
+    look = Look(1400, 800, 28, 0.5, 1.2, 30, 20, "Colorful", 40)
+    # a 17 x 44 cell: 28 x 0.6 = 16.8 floored, 0.5 rounded up; 28 x 1.32 = 36.96 up, x 1.2
     assert tape.settings == Settings(
-        "bash --norc", 100, 30, 0.01, 60.0, re.compile(r"\$ $"), "nord"
+        "bash --norc", (1400 - 100 - 10) // 17, (800 - 100 - 40 - 10) // 44, 0.01, 60.0,
+        re.compile(r"\$ $"), "nord", look, None, None, 24, 0.5, 20.0, False, 8, "#674EFF",
+        "Hack",
     )
-    assert tape.declarations == (
-        Set("Shell", "bash --norc", **at(1)),
-        Set("Width", 100, **at(2)),
-        Set("Height", 30, **at(3)),
-        Set("TypingSpeed", 0.01, **at(4)),
-        Set("WaitTimeout", 60.0, **at(5)),
-        Set("WaitPattern", re.compile(r"\$ $"), **at(6)),
-        Set("Theme", "nord", **at(7)),
-    )
+    assert [(each.setting, each.value) for each in tape.declarations[:7]] == [
+        ("Shell", "bash --norc"), ("Width", 1400), ("Height", 800), ("TypingSpeed", 0.01),
+        ("WaitTimeout", 60.0), ("WaitPattern", re.compile(r"\$ $")), ("Theme", "nord")]
+    assert tape.declarations[7] == Set("FontSize", 28, **at(8))
+    assert tape.declarations[8] == Set("FontFamily", "Hack", **at(8, 17))
+
+
+def test_columns_and_rows_are_cells_and_win_over_the_pixels() -> None:
+    tape = parse("Set Width 2000\nSet Columns 100\nSet Rows 30\nSet FontSize 10", F)
+    assert (tape.settings.width, tape.settings.height) == (100, 30)
+    tape = parse("Set Rows 30", F)  # the columns still from the picture
+    assert (tape.settings.width, tape.settings.height) == (76, 30)
+    # a picture with no room is no error when the cells are given outright
+    assert parse("Set Width 10\nSet Columns 80\nSet Rows 24", F).settings.width == 80
+
+
+@pytest.mark.parametrize(
+    ("look", "cells"),
+    [
+        (Look(), (76, 15)),  # VHS's defaults
+        (Look(height=1000, padding=72), (74, 28)),  # glow-simple's, VHS's golden: 28 rows
+        (Look(font_size=25), (66, 14)),  # 25 x 1.32 is 33 exactly: a 33-pixel line, not 34
+        (Look(letter_spacing=0.5), (76, 15)),  # rounded half up (Math.round), as xterm.js
+        (Look(letter_spacing=0.49), (82, 15)),
+        (Look(margin=40, window_bar="Rings"), (70, 12)),  # 360 pixels of 30 left
+        (Look(margin=40, window_bar_size=50), (70, 13)),  # a size without a bar: no bar
+        (Look(width=150, height=150), (2, 1)),  # xterm.js's smallest grid
+    ],
+)
+def test_pixels_to_cells_as_vhs_lays_out_its_terminal(look: Look,
+                                                      cells: tuple[int, int]) -> None:
+    assert grid(look) == cells
 
 
 def test_wait_pattern_may_be_quoted_or_bare_as_in_vhs() -> None:
@@ -118,15 +156,38 @@ def test_output_require_env_are_collected() -> None:
     assert tape.declarations == (Env("GREETING", "hello world", **at(4)),)
 
 
-def test_vhs_video_settings_and_outputs_are_ignored_with_warnings() -> None:
+def test_vhs_picture_settings_are_taken_and_video_outputs_warned_about() -> None:
     tape = parse('Set FontSize 32\nSet MarginFill "#674EFF"\nOutput demo.gif\nScreenshot a.png', F)
     assert (tape.outputs, tape.commands) == ((), ())
+    assert (tape.settings.look.font_size, tape.settings.margin_fill) == (32, "#674EFF")
     assert [str(warning) for warning in tape.warnings] == [
-        "demo.tape:1:5: Set FontSize is a VHS video setting; termhost ignores it",
-        "demo.tape:2:5: Set MarginFill is a VHS video setting; termhost ignores it",
         'demo.tape:3:8: Output "demo.gif" is ignored: termhost writes .cast, .txt, .svg, .html',
         'demo.tape:4:12: Screenshot "a.png" is ignored: termhost writes .svg, .html, .txt',
     ]
+
+
+def test_several_commands_on_a_line_as_vhs_reads_them() -> None:
+    tape = parse("Sleep 1 Ctrl+U Sleep 500 ms\nType hello world Enter 2\n"
+                 "Copy 'a b' Paste Hide Backspace@1s Show", F)
+    assert tape.commands == (
+        Sleep(1.0, **at(1)), Key("C-u", 1, 0.05, **at(1, 9)), Sleep(0.5, **at(1, 16)),
+        Type("hello world", 0.05, **at(2)), Key("Enter", 2, 0.05, **at(2, 18)),
+        Copy("a b", **at(3)), Paste(**at(3, 12)), Hide(**at(3, 18)), Key("BSpace", 1, 1.0,
+                                                                        **at(3, 23)),
+        Show(**at(3, 36)))
+
+
+def test_a_theme_as_vhs_writes_one_in_json() -> None:
+    colours = ", ".join(f'"{key}": "#{n:06x}"' for n, key in enumerate(
+        ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+         "brightBlack", "brightRed", "brightGreen", "brightYellow", "brightBlue",
+         "brightMagenta", "brightCyan", "brightWhite")))
+    tape = parse('Set Theme { "background": "#101010", "foreground": "#eeeeee", '
+                 f'"cursor": "#ff0000", "cursorAccent": "#000000", {colours} }}', F)
+    theme = tape.settings.theme
+    assert isinstance(theme, Theme)
+    assert (theme.name, theme.background, theme.cursor, theme.palette[5]) == (
+        "custom", "#101010", "#ff0000", "#000005")
 
 
 def test_pacing_settings_may_change_mid_tape_and_apply_after() -> None:
@@ -279,17 +340,42 @@ def test_comments_and_blank_lines_are_skipped() -> None:
         ("Env PATH", "demo.tape:1:9: Env PATH needs a value"),
         ("Env 1X y", 'demo.tape:1:5: bad variable name "1X"'),
         ("Set", "demo.tape:1:4: Set needs a setting"),
-        ("Set Width", "demo.tape:1:10: Set Width needs a number of cells"),
+        ("Set Width", "demo.tape:1:10: Set Width needs a number"),
+        ("Set Columns", "demo.tape:1:12: Set Columns needs a number of cells"),
+        ("Set Rows 1001", 'demo.tape:1:10: bad rows "1001" (1 to 1000 cells)'),
         ("Set Foo 1", 'demo.tape:1:5: unknown setting "Foo"'),
         ("Set Widht 100", 'demo.tape:1:5: unknown setting "Widht" (did you mean "Width"?)'),
         ("Set Env A b", 'demo.tape:1:5: unknown setting "Env" (Env is a command: Env KEY "value")'),
-        ("Set Width 1200", 'demo.tape:1:11: bad width "1200" (1 to 1000 cells, not pixels)'),
-        ("Set Height 0", 'demo.tape:1:12: bad height "0" (1 to 1000 cells, not pixels)'),
-        ("Set WaitTimeout 0s", "demo.tape:1:17: WaitTimeout must be more than 0"),
+        ("Set Height 0", 'demo.tape:1:12: bad Height "0" (1 to 100000)'),
         (
-            'Set Theme {"name":',
-            "demo.tape:1:11: Set Theme takes a theme's name, not JSON"
-            " (see: termhost themes import)",
+            "Set Width 80",
+            "demo.tape:1:1: a 80x600 picture has no room for the terminal: it must be more"
+            " than 120x120 (twice Padding and Margin) (Set Columns and Set Rows give cells)",
+        ),
+        (
+            "Set Padding 10\nSet WindowBar Rings\nSet Height 50",
+            "demo.tape:3:1: a 1200x50 picture has no room for the terminal: it must be more"
+            " than 20x50 (twice Padding and Margin, plus WindowBarSize) (Set Columns and Set"
+            " Rows give cells)",
+        ),
+        ("Set LineHeight 0", 'demo.tape:1:16: bad LineHeight "0" (more than 0)'),
+        ("Set LoopOffset -5%", 'demo.tape:1:16: bad LoopOffset "-5%" (at least 0)'),
+        ("Set CursorBlink yes", 'demo.tape:1:17: bad CursorBlink "yes" (true or false)'),
+        ("Set MarginFill '#12345'", 'demo.tape:1:16: bad colour "#12345" (#rrggbb)'),
+        (
+            "Set WindowBar Ring",
+            'demo.tape:1:15: bad WindowBar "Ring" (one of Colorful, ColorfulRight, Rings,'
+            ' RingsRight) (did you mean "Rings"?)',
+        ),
+        ("Sleep 1 5", 'demo.tape:1:9: unexpected "5" after Sleep'),
+        ("Type Enter", "demo.tape:1:6: Type needs a string"),
+        ('Copy "a" Sleep 1 Pastee', 'demo.tape:1:18: unexpected "Pastee" after Sleep'
+                                    ' (did you mean "Paste"?)'),
+        ("Set WaitTimeout 0s", "demo.tape:1:17: WaitTimeout must be more than 0"),
+        ('Set Theme {"name":', "demo.tape:1:11: unterminated JSON object"),
+        (
+            'Set Theme {"name": "x"}',
+            "demo.tape:1:11: bad theme: the JSON theme: foreground is missing",
         ),
         ("Ctrl+Foo", 'demo.tape:1:6: unknown key "Foo"'),
         ("Alt+enter", 'demo.tape:1:5: unknown key "enter" (did you mean "Enter"?)'),
@@ -306,7 +392,7 @@ def test_comments_and_blank_lines_are_skipped() -> None:
         ("Wait+Foo", "demo.tape:1:6: Wait+ takes Line or Screen"),
         ("Wait@0s", "demo.tape:1:6: Wait timeout must be more than 0"),
         ("Resize 100", 'demo.tape:1:8: bad size "100" (COLSxROWS, e.g. 100x30)'),
-        ("Resize 100x0", 'demo.tape:1:12: bad height "0" (1 to 1000 cells, not pixels)'),
+        ("Resize 100x0", 'demo.tape:1:12: bad height "0" (1 to 1000 cells)'),
         (
             "Output demo.mov",
             'demo.tape:1:8: Output "demo.mov" must be one of .cast, .txt, .svg, .html',
@@ -349,7 +435,7 @@ def test_errors_stop_at_the_limit() -> None:
 def test_source_is_read_relative_to_the_tape_that_names_it(tmp_path: Path) -> None:
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "setup.tape").write_text(
-        "Set Width 90\nEnv TERM_DEMO 1\nOutput ignored.cast\nType 'cd /tmp'\nEnter\n"
+        "Set Columns 90\nEnv TERM_DEMO 1\nOutput ignored.cast\nType 'cd /tmp'\nEnter\n"
     )
     main = tmp_path / "main.tape"
     main.write_text("Output demo.cast\nSource lib/setup.tape\nType 'ls'\n")

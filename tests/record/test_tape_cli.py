@@ -52,8 +52,8 @@ def golden(*screens: str) -> str:
 HELLO = """\
 Output demo.cast
 Output demo.txt
-Set Width 60
-Set Height 8
+Set Columns 60
+Set Rows 8
 Set TypingSpeed 0
 Type "echo hello"
 Enter
@@ -84,8 +84,8 @@ Output demo.cast
 Output demo.txt
 Output final.svg
 Output final.html
-Set Width 60
-Set Height 8
+Set Columns 60
+Set Rows 8
 Set TypingSpeed 0
 Env GREETING "from the tape"
 Type "echo $GREETING"
@@ -137,8 +137,8 @@ def test_every_command_kind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 HIDDEN = """\
 Output demo.cast
 Output demo.txt
-Set Width 40
-Set Height 6
+Set Columns 40
+Set Rows 6
 Set TypingSpeed 0
 Type "echo before"
 Enter
@@ -173,7 +173,7 @@ def test_hide_keeps_output_out_of_the_cast_and_show_repaints(
 
 def test_a_wait_that_times_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err, tape = run_tape(
-        tmp_path, 'Set Height 4\nType "echo one"\nWait@300ms /never/\n', capsys
+        tmp_path, 'Set Rows 4\nType "echo one"\nWait@300ms /never/\n', capsys
     )
     assert (status, out) == (1, "")
     assert err == (
@@ -313,14 +313,30 @@ def test_bash_vim_and_less_match_their_golden_screens(
     assert (status, err) == (0, ""), out
 
 
-def test_vhs_settings_are_warned_about_unless_quiet(
+def test_vhs_outputs_are_warned_about_unless_quiet(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = 'Set FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
+    text = 'Output demo.gif\nSet FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
     status, _, err, tape = run_tape(tmp_path, text, capsys)
-    assert (status, err) == (0, f"{tape}:1:5: warning: Set FontSize is a VHS video setting; "
-                                "termhost ignores it\n")
+    assert (status, err) == (0, f'{tape}:1:8: warning: Output "demo.gif" is ignored: termhost '
+                                "writes .cast, .txt, .svg, .html\n")
     assert run_tape(tmp_path, text, capsys, "-q")[:3] == (0, "", "")
+
+
+def test_a_vhs_tape_with_pixels_copy_and_paste_on_shared_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """VHS's sizes are pixels (FontSize 32 in 1000x500 with Padding 20: a 20 x 43 cell,
+    47 x 10 cells); Copy fills the clipboard, Paste types it at once, several commands
+    share a line; the golden screens show the terminal's width and what was pasted."""
+    text = ("Output demo.txt\nSet Width 1000 Set Height 500 Set FontSize 32 Set Padding 20\n"
+            "Set TypingSpeed 0\nCopy 'echo from-the-clipboard' Paste Enter Wait+Screen"
+            " /(?m)^from-the-clipboard$/\nType 'stty size' Sleep 0 Enter Wait\n")
+    status, _, err, _ = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, "")
+    screens = (tmp_path / "demo.txt").read_text().split(f"\n{GOLDEN_SEPARATOR}\n")
+    assert screens[:2] == [">", "> echo from-the-clipboard"]  # after Copy, after Paste
+    assert screens[-1].splitlines()[-2:] == ["10 47", ">"]
 
 
 def test_the_final_frame_is_the_screen_the_tape_ended_on(
