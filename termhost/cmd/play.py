@@ -49,6 +49,7 @@ from termhost.record.player import (
     timeline,
 )
 from termhost.render import FORMATS, render, snapshot
+from termhost.render.animation import kind_of
 from termhost.terminal import Terminal
 
 __all__ = ["main"]
@@ -97,9 +98,24 @@ def _parser() -> VerbParser:
                              "(12.5, 12.5s, 1m3s) or a marker (marker:LABEL, marker:N)")
     parser.add_argument("--format", choices=FORMATS, help="with --screen: the format "
                         "(default txt)")
+    parser.add_argument("--gif", metavar="PATH", dest="picture",
+                        help="write the recording as a moving picture instead of playing "
+                             "it: PATH.gif, PATH.webp, or PATH/ for a PNG a frame")
+    parser.add_argument("--webp", metavar="PATH", dest="picture", help=argparse.SUPPRESS)
+    parser.add_argument("--fps", type=_whole, default=50, metavar="N",
+                        help="with --gif: frames a second at most (default 50)")
+    parser.add_argument("--font-size", type=_whole, default=14, metavar="PX",
+                        help="with --gif: the font's size in pixels (default 14, as agg)")
     parser.add_argument("--theme", metavar="NAME",
-                        help="with --screen: the colours of ansi, svg and html")
+                        help="with --screen or --gif: the colours (ansi, svg, html, pictures)")
     return parser
+
+
+def _whole(text: str) -> int:
+    """A frame rate or a font size: a whole number from 1 to 1000."""
+    if not (text.isdecimal() and text.isascii() and 1 <= int(text) <= 1000):
+        raise argparse.ArgumentTypeError(f"{text!r} should be a whole number from 1 to 1000")
+    return int(text)
 
 
 class _Terminated(Exception):
@@ -110,10 +126,18 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     """Run `termhost play ...`; returns the exit status (`where`, the server, is not needed)."""
     parser = _parser()
     args = parser.parse_args(list(argv))
-    if args.screen is None and (args.format is not None or args.theme is not None):
+    if args.picture is not None and args.screen is not None:
+        parser.error("--gif and --screen: one or the other")
+    if args.picture is not None and kind_of(args.picture) is None:
+        parser.error(f"--gif {args.picture}: the picture must be .gif, .webp or a DIRECTORY/")
+    if args.screen is None and args.picture is None and (args.format is not None
+                                                         or args.theme is not None):
         parser.error("--format and --theme go with --screen")
     try:
         header, events = _read(args.file)
+        if args.picture is not None:
+            idle = args.idle if args.idle is not None else header.idle_time_limit
+            return _picture(args, header, events, idle)
         if args.screen is not None:
             theme = themes.load_theme(args.theme) if args.theme is not None else None
             sys.stdout.write(render(snapshot(_screen(args.file, header, events, args.screen)),
@@ -134,6 +158,28 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     except _Terminated:
         return 128 + signal.SIGTERM
     return EXIT_FAILURE
+
+
+def _picture(args: argparse.Namespace, header: Header, events: list[Event],
+             idle: float | None) -> int:
+    """The recording as a GIF, WebP or frames (agg's job), paced as it would play: -s and
+    -i count, and the last screen stays up for the recording's end."""
+    from termhost.record.geometry import Look
+    from termhost.render.animation import frames, write_animation
+    from termhost.render.raster import Canvas
+
+    theme = themes.load_theme(args.theme or "default")
+    made = frames(events, header.cols, header.rows, framerate=args.fps, idle_limit=idle,
+                  speed=args.speed)
+    look = Look(font_size=args.font_size, padding=max(1, args.font_size // 2))
+    canvas = Canvas(header.cols, header.rows, theme, look, by_cells=True)
+    try:
+        write_animation(args.picture, made, canvas)
+    except OSError as error:
+        sys.stderr.write(f"{_PROG}: cannot write {args.picture}: "
+                         f"{error.strerror or error}\n")
+        return EXIT_FAILURE
+    return 0
 
 
 def _read(path: str) -> tuple[Header, list[Event]]:

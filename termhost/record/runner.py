@@ -54,6 +54,7 @@ import os
 import re
 import shutil
 import signal
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ from dataclasses import dataclass
 from termhost.process import Child, Command, set_window_size, spawn_in_pty
 from termhost.process.groups import signal_process_group
 from termhost.process.pty_pair import read_master
-from termhost.record.asciicast import Header, RecordingError, Writer, writer_for
+from termhost.record.asciicast import Header, RecordingError, Writer, open_reader, writer_for
 from termhost.record.tape import Command as TapeCommand
 from termhost.record.tape import (
     Copy,
@@ -70,6 +71,7 @@ from termhost.record.tape import (
     Key,
     Located,
     Marker,
+    Output,
     Paste,
     Resize,
     Scope,
@@ -82,6 +84,8 @@ from termhost.record.tape import (
     Wait,
 )
 from termhost.render import format_for_path, render, snapshot
+from termhost.render.animation import frames, kind_of, write_animation
+from termhost.render.raster import Canvas
 from termhost.terminal import Terminal
 from termhost.terminal.keys import KeyModes, encode_key
 from termhost.themes import Theme, ThemeError, asciicast_theme, load_theme
@@ -174,16 +178,22 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
         theme=asciicast_theme(theme),
     )
     recording = _Recording()
+    canvas = _canvas(tape, theme, base)
+    pictures = [output for output in tape.outputs if kind_of(output.path) is not None]
+    scratch = tempfile.TemporaryDirectory(prefix="termhost-tape-") if pictures else None
+    moving = os.path.join(scratch.name, "pictures.cast") if scratch is not None else None
     try:
         for output in tape.outputs:
             if output.path.lower().endswith(".cast"):
                 recording.writers.append(writer_for(2, os.path.join(base, output.path), header))
+        if moving is not None:
+            recording.writers.append(writer_for(2, moving, header))
         command = Command(argv[0], argv[1:], env=environment, cwd=base or None)
         terminal = Terminal(settings.width, settings.height)
         child, master = await spawn_in_pty(command, settings.width, settings.height)
         session = _Session(child, master, terminal, recording)
         try:
-            goldens = await _Player(session, tape, tape_path, theme).play()
+            goldens = await _Player(session, tape, tape_path, theme, canvas).play()
             screen = snapshot(terminal)  # before the shutdown: vim would leave its screen
         finally:
             try:
@@ -192,10 +202,16 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
                 await session.end()
     finally:
         recording.close(0.0)
-    for output in tape.outputs:
-        fmt = os.path.splitext(output.path)[1].lower().lstrip(".")
-        if fmt in ("svg", "html"):
-            _write(os.path.join(base, output.path), render(screen, fmt, theme))
+    try:
+        for output in tape.outputs:
+            fmt = os.path.splitext(output.path)[1].lower().lstrip(".")
+            if fmt in ("svg", "html"):
+                _write(os.path.join(base, output.path), render(screen, fmt, theme))
+        if moving is not None:
+            _write_pictures(tape, moving, pictures, canvas, base)
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
     golden = _golden_text(goldens)
     return RunResult(
         {
@@ -240,6 +256,36 @@ def _theme(tape: Tape) -> Theme:
         return load_theme(tape.settings.theme)
     except ThemeError as error:
         raise RunError(f"{_declared(tape, 'Theme')}Set Theme: {error}") from None
+
+
+def _canvas(tape: Tape, theme: Theme, base: str) -> Canvas:
+    """What draws the tape's pictures: its cells in its look; Width x Height pixels
+    unless Columns or Rows gave the cells. A MarginFill image is read from beside the
+    tape, now, so that a missing one fails before the shell starts."""
+    settings = tape.settings
+    fill = settings.margin_fill
+    if fill and not fill.startswith("#"):
+        fill = os.path.join(base, fill)
+    try:
+        return Canvas(settings.width, settings.height, theme, settings.look,
+                      by_cells=settings.columns is not None or settings.rows is not None,
+                      border_radius=settings.border_radius, margin_fill=fill)
+    except (OSError, ValueError) as error:  # Pillow: UnidentifiedImageError is an OSError
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise RunError(f"{_declared(tape, 'MarginFill')}Set MarginFill: cannot read "
+                       f"{fill}: {reason}") from None
+
+
+def _write_pictures(tape: Tape, recorded: str, outputs: list[Output], canvas: Canvas,
+                    base: str) -> None:
+    """The moving pictures, from what was recorded while the tape ran (not hidden)."""
+    settings = tape.settings
+    with open_reader(recorded) as reader:
+        events = list(reader)
+    made = frames(events, settings.width, settings.height, framerate=settings.framerate,
+                  speed=settings.playback_speed, loop_offset=settings.loop_offset)
+    for output in outputs:
+        write_animation(os.path.join(base, output.path), made, canvas)
 
 
 def _declared(tape: Tape, setting: str) -> str:
@@ -454,8 +500,10 @@ def _session_groups(sid: int) -> set[int]:
 class _Player:
     """One run of a tape's commands against a session."""
 
-    def __init__(self, session: _Session, tape: Tape, tape_path: str, theme: Theme) -> None:
+    def __init__(self, session: _Session, tape: Tape, tape_path: str, theme: Theme,
+                 canvas: Canvas) -> None:
         self.session, self.tape, self.tape_path, self.theme = session, tape, tape_path, theme
+        self.canvas = canvas
         self.golden = any(output.path.lower().endswith(".txt") for output in tape.outputs)
         self.clipboard = ""
         """What the tape's last Copy put there, for Paste."""
@@ -529,7 +577,10 @@ class _Player:
                 await session.settle()
                 target = os.path.join(os.path.dirname(command.file), path)
                 screen = snapshot(session.terminal)
-                _write(target, render(screen, format_for_path(path), self.theme))
+                if path.lower().endswith(".png"):
+                    self.canvas.paint(screen).save(target, optimize=False)
+                else:
+                    _write(target, render(screen, format_for_path(path), self.theme))
             case Marker(label=label):
                 session.recording.each(lambda writer: writer.marker(label, session.elapsed()))
             case Copy(text=text):

@@ -36,8 +36,10 @@ Decisions, and where they follow or leave VHS:
   (termhost.record.geometry; VHS's defaults give 76x15). `Set Columns N` and `Set Rows N`
   give cells outright, and win over the pixels. VHS's other picture settings (Framerate,
   PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill, FontFamily) are taken
-  and kept, with no warning. VHS's video outputs (`.gif`, `.png`...) are still ignored with a
-  warning, so a VHS tape runs; other unknown settings and extensions are errors.
+  and kept, with no warning, and shape the pictures: `Output x.gif`, `x.webp`, `frames/`
+  (a PNG a frame) and `Screenshot x.png` (termhost.render.raster and .animation). VHS's
+  `.mp4`, `.webm` and `.ascii` outputs are ignored with a warning, so a VHS tape still
+  runs; other unknown settings and extensions are errors.
 - `Copy "text"` puts text in the tape's clipboard (VHS: the system's), and `Paste` types it
   at once, as VHS does.
 - `Set Theme` takes a theme's name (VHS's names, `"Catppuccin Latte"`, find termhost's
@@ -143,7 +145,8 @@ class Located:
 
 @dataclass(frozen=True)
 class Output(Located):
-    """A file to write: .cast, .txt (a golden text), .svg or .html; as written, not resolved."""
+    """A file to write: .cast, .txt (a golden text), .svg, .html, .gif, .webp or a directory
+    of PNG frames (ending in `/`); as written, not resolved."""
 
     path: str
 
@@ -669,9 +672,10 @@ _PACING = frozenset({"TypingSpeed", "WaitTimeout", "WaitPattern"})
 _PIXELS = frozenset(name for name, field in _SETTING_FIELDS.items() if field.startswith("look."))
 """The settings the terminal's cells follow from, when Columns and Rows do not say."""
 _WINDOW_BARS = ("Colorful", "ColorfulRight", "Rings", "RingsRight")
-_OUTPUTS = ".cast, .txt, .svg, .html"
-_SHOTS = ".svg, .html, .txt"
-_VHS_VIDEO_FILES = (".gif", ".mp4", ".webm", ".png", ".ascii")
+_OUTPUTS = ".cast, .txt, .svg, .html, .gif, .webp"
+_SHOTS = ".png, .svg, .html, .txt"
+_VHS_VIDEO_FILES = (".mp4", ".webm", ".png", ".ascii")
+"""VHS's outputs termhost does not write (yet): ignored with a warning, so the tape runs."""
 
 
 class _Parser:
@@ -793,12 +797,12 @@ class _Parser:
         extension = os.path.splitext(path.text)[1].lower()
         if len(self.files) > 1:
             self.warn(head.column, "Output in a sourced tape is ignored")
-        elif extension in _VHS_VIDEO_FILES or path.text.endswith("/"):
-            self.warn(
-                path.column, f"Output {_quoted(path.text)} is ignored: termhost writes {_OUTPUTS}"
-            )
-        elif extension not in _OUTPUTS.split(", "):
-            raise _LineError(path.column, f"Output {_quoted(path.text)} must be one of {_OUTPUTS}")
+        elif extension in _VHS_VIDEO_FILES:
+            self.warn(path.column, f"Output {_quoted(path.text)} is ignored: termhost writes "
+                      f"{_OUTPUTS} and DIRECTORY/ (a PNG a frame)")
+        elif extension not in _OUTPUTS.split(", ") and not path.text.endswith("/"):
+            raise _LineError(path.column, f"Output {_quoted(path.text)} must be one of "
+                             f"{_OUTPUTS} or DIRECTORY/")
         else:
             self.outputs.append(Output(path.text, **self.where(head)))
 
@@ -926,11 +930,6 @@ class _Parser:
     def parse_screenshot(self, head: _Head, cursor: _Cursor) -> None:
         path = cursor.value("Screenshot needs a file")
         extension = os.path.splitext(path.text)[1].lower()
-        if extension == ".png":
-            self.warn(
-                path.column, f"Screenshot {_quoted(path.text)} is ignored: termhost writes {_SHOTS}"
-            )
-            return
         if extension not in _SHOTS.split(", "):
             raise _LineError(
                 path.column, f"Screenshot {_quoted(path.text)} must be one of {_SHOTS}"

@@ -157,13 +157,14 @@ def test_output_require_env_are_collected() -> None:
 
 
 def test_vhs_picture_settings_are_taken_and_video_outputs_warned_about() -> None:
-    tape = parse('Set FontSize 32\nSet MarginFill "#674EFF"\nOutput demo.gif\nScreenshot a.png', F)
-    assert (tape.outputs, tape.commands) == ((), ())
+    tape = parse('Set FontSize 32\nSet MarginFill "#674EFF"\nOutput demo.gif\nOutput demo.mp4\n'
+                 "Output frames/\nScreenshot a.png", F)
+    assert tape.outputs == (Output("demo.gif", **at(3)), Output("frames/", **at(5)))
+    assert tape.commands == (Screenshot("a.png", **at(6)),)
     assert (tape.settings.look.font_size, tape.settings.margin_fill) == (32, "#674EFF")
     assert [str(warning) for warning in tape.warnings] == [
-        'demo.tape:3:8: Output "demo.gif" is ignored: termhost writes .cast, .txt, .svg, .html',
-        'demo.tape:4:12: Screenshot "a.png" is ignored: termhost writes .svg, .html, .txt',
-    ]
+        'demo.tape:4:8: Output "demo.mp4" is ignored: termhost writes .cast, .txt, .svg, '
+        ".html, .gif, .webp and DIRECTORY/ (a PNG a frame)"]
 
 
 def test_several_commands_on_a_line_as_vhs_reads_them() -> None:
@@ -395,11 +396,12 @@ def test_comments_and_blank_lines_are_skipped() -> None:
         ("Resize 100x0", 'demo.tape:1:12: bad height "0" (1 to 1000 cells)'),
         (
             "Output demo.mov",
-            'demo.tape:1:8: Output "demo.mov" must be one of .cast, .txt, .svg, .html',
+            'demo.tape:1:8: Output "demo.mov" must be one of .cast, .txt, .svg, .html, .gif,'
+            " .webp or DIRECTORY/",
         ),
         (
             "Screenshot a.cast",
-            'demo.tape:1:12: Screenshot "a.cast" must be one of .svg, .html, .txt',
+            'demo.tape:1:12: Screenshot "a.cast" must be one of .png, .svg, .html, .txt',
         ),
         (
             "Source missing.tape",

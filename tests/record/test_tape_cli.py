@@ -12,6 +12,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageChops
 
 from termhost.cmd import tape as tape_verb
 from termhost.record.asciicast import EventCode, open_reader, output_bytes
@@ -316,10 +317,11 @@ def test_bash_vim_and_less_match_their_golden_screens(
 def test_vhs_outputs_are_warned_about_unless_quiet(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = 'Output demo.gif\nSet FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
+    text = 'Output demo.mp4\nSet FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
     status, _, err, tape = run_tape(tmp_path, text, capsys)
-    assert (status, err) == (0, f'{tape}:1:8: warning: Output "demo.gif" is ignored: termhost '
-                                "writes .cast, .txt, .svg, .html\n")
+    assert (status, err) == (0, f'{tape}:1:8: warning: Output "demo.mp4" is ignored: termhost '
+                                "writes .cast, .txt, .svg, .html, .gif, .webp and DIRECTORY/"
+                                " (a PNG a frame)\n")
     assert run_tape(tmp_path, text, capsys, "-q")[:3] == (0, "", "")
 
 
@@ -351,3 +353,42 @@ def test_the_final_frame_is_the_screen_the_tape_ended_on(
     assert (status, err) == (0, "")
     html = (tmp_path / "final.html").read_text(encoding="utf-8")
     assert "second" in html and "(END)" in html and "printf" not in html
+
+
+def test_a_vhs_tape_makes_its_gif_webp_frames_and_png(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """VHS's outputs without a browser: the GIF, WebP and PNG are Width x Height pixels,
+    their last frame shows what the tape typed and what it printed; the window bar's dots
+    and the margin's fill are where VHS puts them."""
+    text = ("Output demo.gif\nOutput demo.webp\nOutput frames/\n"
+            "Set Width 640 Set Height 320 Set FontSize 16 Set Padding 16 Set Margin 8\n"
+            "Set MarginFill '#674EFF' Set WindowBar Colorful Set Framerate 25\n"
+            "Set TypingSpeed 0\nType 'echo pictured' Sleep 200ms Enter Wait+Screen"
+            " /(?m)^pictured$/\n"
+            "Screenshot shot.png\n")
+    status, _, err, _ = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, "")
+    with Image.open(tmp_path / "shot.png") as shot:
+        assert shot.size == (640, 320)
+        assert shot.convert("RGB").getpixel((2, 2)) == (0x67, 0x4E, 0xFF)
+        assert shot.convert("RGB").getpixel((8 + 15, 8 + 15)) == (0xFF, 0x4F, 0x4D)
+        last = shot.convert("RGB")
+    for name in ("demo.gif", "demo.webp"):
+        with Image.open(tmp_path / name) as moving:
+            assert moving.size == (640, 320) and moving.n_frames >= 2, name
+            first = moving.convert("RGB")
+            moving.seek(moving.n_frames - 1)
+            final = moving.convert("RGB")
+        # the last frame is the screenshot's screen, to within the GIF's palette; the first
+        # is not (the command's output came later)
+        assert _changed(final, last) == 0, name
+        assert _changed(first, last) > 100, name
+    with Image.open(tmp_path / "frames" / "frame-00001.png") as frame:
+        assert frame.size == (640, 320)
+
+
+def _changed(one: Image.Image, other: Image.Image) -> int:
+    """Pixels that differ by more than a palette's rounding (16 in a channel)."""
+    difference = ImageChops.difference(one, other).convert("L")
+    return sum(difference.point(lambda value: 255 if value > 16 else 0).histogram()[255:])

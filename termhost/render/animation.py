@@ -1,0 +1,182 @@
+"""Recordings as moving pictures: GIF, animated WebP, or a directory of PNG frames, made
+from asciicast events with no terminal, browser or ffmpeg (agg's job for asciinema, and
+VHS's Output .gif).
+
+- Frames: the events are replayed through termhost's emulator, and the screen is looked
+  at once per frame tick (1/framerate s); a tick with no change makes no frame, it only
+  lengthens the frame before it, so a frame's delay is the time its screen stayed up.
+- Idle time is capped (`idle_limit`, as `play -i` caps it) and `speed` divides every
+  time, as `play -s`; `loop_offset` starts the loop that far into it (per cent), the
+  frames before moved to the end (VHS's LoopOffset).
+- GIF and WebP are encoded by Pillow: every frame quantized to one palette, made from
+  the first frames, with no dithering, so equal screens give equal pixels and the same
+  recording gives the same bytes; Pillow writes only the part of each frame that changed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from termhost.record.asciicast import Event, EventCode
+from termhost.render.raster import Canvas
+from termhost.render.snapshot import Snapshot, snapshot
+from termhost.terminal.emulator import Terminal
+
+__all__ = ["ANIMATIONS", "Frame", "frames", "kind_of", "write_animation"]
+
+ANIMATIONS = (".gif", ".webp")
+"""The extensions of moving pictures; a path ending in `/` is a directory of PNG frames."""
+_PALETTE_FRAMES = 8
+"""The frames whose colours make the palette: the first ones hold the theme and the text."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A screen and how long, in seconds, it stays up."""
+
+    screen: Snapshot
+    duration: float
+
+
+def kind_of(path: str) -> str | None:
+    """"gif", "webp" or "frames" (a path ending in `/`) for a picture path; else None."""
+    if path.endswith(("/", os.sep)):
+        return "frames"
+    extension = os.path.splitext(path)[1].lower()
+    return extension[1:] if extension in ANIMATIONS else None
+
+
+def frames(events: Iterable[Event], cols: int, rows: int, *, framerate: int = 50,
+           idle_limit: float | None = None, speed: float = 1.0, end: float | None = None,
+           loop_offset: float = 0.0) -> list[Frame]:
+    """The frames of a recording of a `cols` x `rows` terminal, until its last event (or
+    `end`, in the recording's seconds)."""
+    tick = 1.0 / framerate
+    terminal = Terminal(cols, rows)
+    shown: list[tuple[int, Snapshot]] = []  # the tick each screen came up at
+    last_tick = 0
+    for at, batch in _batches(_paced(events, idle_limit, speed), tick):
+        for event in batch:
+            if event.code is EventCode.OUTPUT:
+                terminal.feed(event.data.encode("utf-8", "surrogateescape"))
+            elif event.code is EventCode.RESIZE:
+                size = _size(event.data)
+                if size is not None:
+                    terminal.resize(*size)
+        screen = snapshot(terminal)
+        if not shown or screen != shown[-1][1]:
+            shown.append((at, screen))
+        last_tick = at
+    if not shown:
+        shown.append((0, snapshot(terminal)))
+    if end is not None:
+        last_tick = max(last_tick, math.floor(end / speed / tick))
+    ticks = [start for start, _ in shown] + [max(last_tick, shown[-1][0]) + 1]
+    made = [Frame(screen, (ticks[index + 1] - start) * tick)
+            for index, (start, screen) in enumerate(shown)]
+    return _rotated(made, loop_offset)
+
+
+def _paced(events: Iterable[Event], idle_limit: float | None, speed: float
+           ) -> Iterator[tuple[float, Event]]:
+    """Each event at its time, pauses longer than `idle_limit` cut to it, over `speed`."""
+    previous, shift = 0.0, 0.0
+    for event in events:
+        gap = event.time - previous
+        if idle_limit is not None and gap > idle_limit:
+            shift += gap - idle_limit
+        previous = event.time
+        yield (event.time - shift) / speed, event
+
+
+def _batches(paced: Iterable[tuple[float, Event]], tick: float
+             ) -> Iterator[tuple[int, list[Event]]]:
+    """The events by the frame tick they fall in."""
+    current: int | None = None
+    batch: list[Event] = []
+    for at, event in paced:
+        number = math.floor(at / tick)
+        if current is not None and number != current and batch:
+            yield current, batch
+            batch = []
+        current = number
+        batch.append(event)
+    if current is not None and batch:
+        yield current, batch
+
+
+def _size(data: str) -> tuple[int, int] | None:
+    cols, _, rows = data.partition("x")
+    return (int(cols), int(rows)) if cols.isdigit() and rows.isdigit() else None
+
+
+def _rotated(made: list[Frame], offset: float) -> list[Frame]:
+    """The loop started `offset` per cent in: the frames before, moved to the end."""
+    total = sum(frame.duration for frame in made)
+    if not offset or len(made) < 2 or total <= 0:
+        return made
+    skip = (offset / 100 * total) % total
+    elapsed = 0.0
+    for index, frame in enumerate(made):
+        if elapsed + frame.duration > skip:
+            head = skip - elapsed
+            if head <= 0:
+                return made[index:] + made[:index]
+            return ([Frame(frame.screen, frame.duration - head), *made[index + 1:],
+                     *made[:index], Frame(frame.screen, head)])
+        elapsed += frame.duration
+    return made
+
+
+def write_animation(path: str, made: list[Frame], canvas: Canvas) -> None:
+    """`made` drawn by `canvas` into `path`: a .gif or .webp that loops, or a directory
+    (a path ending in `/`) of frame-00001.png... with their delays in durations.txt."""
+    kind = kind_of(path)
+    if kind is None:
+        raise ValueError(f"{path}: not a moving picture (.gif, .webp, or a directory/)")
+    pictures = [canvas.paint(frame.screen) for frame in made]
+    delays = _delays([frame.duration for frame in made])
+    if kind == "frames":
+        directory = Path(path)
+        directory.mkdir(parents=True, exist_ok=True)
+        for number, picture in enumerate(pictures, start=1):
+            picture.save(directory / f"frame-{number:05d}.png", optimize=False)
+        (directory / "durations.txt").write_text("".join(f"{delay}\n" for delay in delays))
+        return
+    if kind == "gif":
+        palette = _palette(pictures)
+        pictures = [picture.quantize(palette=palette, dither=Image.Dither.NONE)
+                    for picture in pictures]
+        pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=delays,
+                         loop=0, optimize=False, disposal=1)
+    else:
+        pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=delays,
+                         loop=0, lossless=True, method=4)
+
+
+def _delays(durations: list[float]) -> list[int]:
+    """Milliseconds, in GIF's steps of 10 and at least 20 (browsers slow shorter ones),
+    rounded so that the sum keeps up with the durations."""
+    delays, spent, owed = [], 0, 0.0
+    for duration in durations:
+        owed += duration * 1000
+        delay = max(20, round((owed - spent) / 10) * 10)
+        delays.append(delay)
+        spent += delay
+    return delays
+
+
+def _palette(pictures: list[Image.Image]) -> Image.Image:
+    """One palette for every frame, from the colours of the first ones side by side."""
+    sample = pictures[:_PALETTE_FRAMES]
+    width, height = sample[0].size
+    strip = Image.new("RGB", (width, height * len(sample)))
+    for index, picture in enumerate(sample):
+        strip.paste(picture, (0, index * height))
+    return strip.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)

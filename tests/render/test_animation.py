@@ -1,0 +1,139 @@
+"""Recordings as moving pictures (render/animation.py): a frame for each screen that
+stayed up, for as long as it did, as agg and VHS make them; decoded back with Pillow."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from termhost.record.asciicast import Event, EventCode
+from termhost.record.geometry import Look, cell_pixels
+from termhost.render.animation import frames, write_animation
+from termhost.render.raster import Canvas
+from termhost.themes import load_theme
+
+THEME = load_theme("nord")
+
+
+def out(at: float, text: str) -> Event:
+    return Event(at, EventCode.OUTPUT, text)
+
+
+def lines(made: list) -> list[str]:  # type: ignore[type-arg]
+    return ["".join(run.text for run in frame.screen.lines[0]).rstrip() for frame in made]
+
+
+def test_a_frame_per_screen_for_as_long_as_it_stayed_up() -> None:
+    events = [out(0.0, "a"), out(0.5, "b"), out(0.5, "c"), out(2.0, "\x1b[m"), out(3.0, "d")]
+    made = frames(events, 10, 2, framerate=10)
+    assert lines(made) == ["a", "abc", "abcd"]  # an output that changes nothing: no frame
+    assert [round(frame.duration, 6) for frame in made] == [0.5, 2.5, 0.1]
+
+
+def test_idle_time_is_capped_and_speed_divides_it_as_play_does() -> None:
+    events = [out(0.0, "a"), out(10.0, "b"), out(11.0, "c")]
+    made = frames(events, 10, 2, framerate=10, idle_limit=2.0, speed=2.0)
+    assert [round(frame.duration, 6) for frame in made] == [1.0, 0.5, 0.1]
+
+
+def test_loop_offset_starts_the_loop_that_far_in() -> None:
+    events = [out(0.0, "a"), out(1.0, "b"), out(2.0, "c"), out(3.9, "d")]
+    made = frames(events, 10, 2, framerate=10, loop_offset=25)
+    assert lines(made) == ["ab", "abc", "abcd", "a"]
+    assert [round(frame.duration, 6) for frame in made] == [1.0, 1.9, 0.1, 1.0]
+    split = frames(events, 10, 2, framerate=10, loop_offset=10)  # 0.4 s into the first
+    assert lines(split) == ["a", "ab", "abc", "abcd", "a"]
+    assert [round(frame.duration, 6) for frame in split] == [0.6, 1.0, 1.9, 0.1, 0.4]
+
+
+def _recording() -> list[Event]:
+    return [out(0.0, "$ "), out(0.3, "l"), out(0.6, "s"), out(1.0, "\r\n\x1b[41mred\x1b[0m"),
+            out(2.0, "\r\n$ ")]
+
+
+def test_a_gif_decodes_to_its_frames_delays_size_and_colours(tmp_path: Path) -> None:
+    look = Look(font_size=16, padding=10)
+    canvas = Canvas(20, 4, THEME, look, by_cells=True)
+    made = frames(_recording(), 20, 4, framerate=50)
+    path = tmp_path / "demo.gif"
+    write_animation(str(path), made, canvas)
+    first = path.read_bytes()
+    write_animation(str(path), made, Canvas(20, 4, THEME, look, by_cells=True))
+    assert path.read_bytes() == first  # the same recording, the same bytes
+    with Image.open(path) as gif:
+        assert (gif.size, gif.n_frames, gif.info["loop"]) == (canvas.size, 5, 0)
+        delays, pictures = [], []
+        for number in range(gif.n_frames):
+            gif.seek(number)
+            delays.append(gif.info["duration"])
+            pictures.append(gif.convert("RGB"))
+    assert delays == [300, 300, 400, 1000, 20]
+    width, height = cell_pixels(look)
+    left, top = canvas.layout.left, canvas.layout.top
+    red = tuple(int(THEME.palette[1][i:i + 2], 16) for i in (1, 3, 5))
+    assert pictures[3].getpixel((left + 1, top + height + 1)) == red  # "red" on row 1
+    assert pictures[2].getpixel((left + 1, top + height + 1)) != red
+    # the text read back: the cells of the prompt are the same in the first and last frame
+    prompt = (left, top, left + 2 * width, top + height)
+    assert pictures[0].crop(prompt).tobytes() == pictures[4].crop(
+        (left, top + 2 * height, left + 2 * width, top + 3 * height)).tobytes()
+
+
+def test_webp_and_a_directory_of_frames(tmp_path: Path) -> None:
+    canvas = Canvas(20, 4, THEME, Look(font_size=16, padding=10), by_cells=True)
+    made = frames(_recording(), 20, 4)
+    write_animation(str(tmp_path / "demo.webp"), made, canvas)
+    with Image.open(tmp_path / "demo.webp") as webp:
+        assert (webp.size, webp.n_frames) == (canvas.size, 5)
+    write_animation(str(tmp_path / "frames") + "/", made, canvas)
+    names = sorted(path.name for path in (tmp_path / "frames").iterdir())
+    assert names == ["durations.txt", *(f"frame-{n:05d}.png" for n in range(1, 6))]
+    assert (tmp_path / "frames" / "durations.txt").read_text() == "300\n300\n400\n1000\n20\n"
+    with Image.open(tmp_path / "frames" / "frame-00005.png") as last:
+        assert last.size == canvas.size
+
+
+def _play(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "termhost", "play", *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
+    cast = tmp_path / "demo.cast"
+    cast.write_text("\n".join([json.dumps({"version": 2, "width": 20, "height": 4}),
+                               *(json.dumps([e.time, "o", e.data]) for e in _recording()),
+                               json.dumps([30.0, "o", "x"])]) + "\n")
+    done = _play(str(cast), "--gif", str(tmp_path / "demo.gif"), "-i", "1", "--fps", "25",
+                 "--theme", "nord")
+    assert (done.returncode, done.stderr) == (0, "")
+    with Image.open(tmp_path / "demo.gif") as gif:
+        delays = []
+        for number in range(gif.n_frames):
+            gif.seek(number)
+            delays.append(gif.info["duration"])
+    assert delays == [280, 320, 400, 1000, 1000, 40]  # 25 fps: 40 ms ticks; 28 s idle: 1 s
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--gif", "x.mp4"], "termhost play: --gif x.mp4: the picture must be .gif, .webp or a "
+                         "DIRECTORY/ (try 'termhost play --help')\n"),
+    (["--gif", "a.gif", "--screen", "1"], "termhost play: --gif and --screen: one or the "
+                                          "other (try 'termhost play --help')\n"),
+    (["--gif", "/no/such/dir/a.gif"], "termhost play: cannot write /no/such/dir/a.gif: No "
+                                      "such file or directory\n"),
+    (["--gif", "a.gif", "--fps", "0"], None),
+])
+def test_play_gif_refuses_in_one_line(tmp_path: Path, args: list[str],
+                                      message: str | None) -> None:
+    cast = tmp_path / "demo.cast"
+    cast.write_text(json.dumps({"version": 2, "width": 20, "height": 4}) + "\n")
+    done = _play(str(cast), *args)
+    assert done.returncode == (1 if "cannot write" in (message or "") else 2)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    if message is not None:
+        assert done.stderr == message
