@@ -100,7 +100,8 @@ def _parser() -> VerbParser:
                         "(default txt)")
     parser.add_argument("--gif", metavar="PATH", dest="picture",
                         help="write the recording as a moving picture instead of playing "
-                             "it: PATH.gif, PATH.webp, or PATH/ for a PNG a frame")
+                             "it: PATH.gif, .webp, .mp4, .webm (ffmpeg), or PATH/ for a "
+                             "PNG a frame")
     parser.add_argument("--webp", metavar="PATH", dest="picture", help=argparse.SUPPRESS)
     parser.add_argument("--fps", type=_whole, default=50, metavar="N",
                         help="with --gif: frames a second at most (default 50)")
@@ -129,7 +130,8 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     if args.picture is not None and args.screen is not None:
         parser.error("--gif and --screen: one or the other")
     if args.picture is not None and kind_of(args.picture) is None:
-        parser.error(f"--gif {args.picture}: the picture must be .gif, .webp or a DIRECTORY/")
+        parser.error(f"--gif {args.picture}: the picture must be .gif, .webp, .mp4, .webm "
+                     "or a DIRECTORY/")
     if args.screen is None and args.picture is None and (args.format is not None
                                                          or args.theme is not None):
         parser.error("--format and --theme go with --screen")
@@ -165,7 +167,7 @@ def _picture(args: argparse.Namespace, header: Header, events: list[Event],
     """The recording as a GIF, WebP or frames (agg's job), paced as it would play: -s and
     -i count, and the last screen stays up for the recording's end."""
     from termhost.record.geometry import Look
-    from termhost.render.animation import frames, write_animation
+    from termhost.render.animation import MissingProgram, frames, write_animation
     from termhost.render.raster import Canvas
 
     theme = themes.load_theme(args.theme or "default")
@@ -175,6 +177,9 @@ def _picture(args: argparse.Namespace, header: Header, events: list[Event],
     canvas = Canvas(header.cols, header.rows, theme, look, by_cells=True)
     try:
         write_animation(args.picture, made, canvas)
+    except MissingProgram as error:
+        sys.stderr.write(f"{_PROG}: {error}\n")
+        return EXIT_FAILURE
     except OSError as error:
         sys.stderr.write(f"{_PROG}: cannot write {args.picture}: "
                          f"{error.strerror or error}\n")

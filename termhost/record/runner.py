@@ -165,6 +165,11 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
     Screenshots, and returns the golden texts. Raises RunError for a failing tape, OSError
     or RecordingError for an output that cannot be written."""
     base = os.path.dirname(tape_path)
+    for output in tape.outputs:
+        if kind_of(output.path) in ("mp4", "webm") and shutil.which("ffmpeg") is None:
+            raise RunError(f"{_where(output)}: Output {output.path}: "
+                           f".{kind_of(output.path)} needs ffmpeg, which is not installed "
+                           "(.gif and .webp do not)")
     environment = _environment(tape)
     argv = _find_programs(tape, environment.get("PATH"))
     theme = _theme(tape)

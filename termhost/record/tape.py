@@ -36,10 +36,11 @@ Decisions, and where they follow or leave VHS:
   (termhost.record.geometry; VHS's defaults give 76x15). `Set Columns N` and `Set Rows N`
   give cells outright, and win over the pixels. VHS's other picture settings (Framerate,
   PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill, FontFamily) are taken
-  and kept, with no warning, and shape the pictures: `Output x.gif`, `x.webp`, `frames/`
-  (a PNG a frame) and `Screenshot x.png` (termhost.render.raster and .animation). VHS's
-  `.mp4`, `.webm` and `.ascii` outputs are ignored with a warning, so a VHS tape still
-  runs; other unknown settings and extensions are errors.
+  and kept, with no warning, and shape the pictures: `Output x.gif`, `x.webp`, `x.mp4`,
+  `x.webm` (ffmpeg's), `frames/` (a PNG a frame) and `Screenshot x.png`
+  (termhost.render.raster and .animation). VHS's `.png` and `.ascii` outputs are ignored
+  with a warning, so a VHS tape still runs; other unknown settings and extensions are
+  errors.
 - `Copy "text"` puts text in the tape's clipboard (VHS: the system's), and `Paste` types it
   at once, as VHS does.
 - `Set Theme` takes a theme's name (VHS's names, `"Catppuccin Latte"`, find termhost's
@@ -672,9 +673,9 @@ _PACING = frozenset({"TypingSpeed", "WaitTimeout", "WaitPattern"})
 _PIXELS = frozenset(name for name, field in _SETTING_FIELDS.items() if field.startswith("look."))
 """The settings the terminal's cells follow from, when Columns and Rows do not say."""
 _WINDOW_BARS = ("Colorful", "ColorfulRight", "Rings", "RingsRight")
-_OUTPUTS = ".cast, .txt, .svg, .html, .gif, .webp"
+_OUTPUTS = ".cast, .txt, .svg, .html, .gif, .webp, .mp4, .webm"
 _SHOTS = ".png, .svg, .html, .txt"
-_VHS_VIDEO_FILES = (".mp4", ".webm", ".png", ".ascii")
+_VHS_VIDEO_FILES = (".png", ".ascii")
 """VHS's outputs termhost does not write (yet): ignored with a warning, so the tape runs."""
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +31,20 @@ from termhost.render.raster import Canvas
 from termhost.render.snapshot import Snapshot, snapshot
 from termhost.terminal.emulator import Terminal
 
-__all__ = ["ANIMATIONS", "Frame", "frames", "kind_of", "write_animation"]
+__all__ = ["ANIMATIONS", "Frame", "MissingProgram", "frames", "kind_of", "write_animation"]
 
-ANIMATIONS = (".gif", ".webp")
-"""The extensions of moving pictures; a path ending in `/` is a directory of PNG frames."""
+ANIMATIONS = (".gif", ".webp", ".mp4", ".webm")
+"""The extensions of moving pictures; a path ending in `/` is a directory of PNG frames.
+GIF and WebP are Pillow's; MP4 and WebM are ffmpeg's, given the frames."""
+_FFMPEG_CODECS = {
+    "mp4": ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20", "-an"],
+    "webm": ["-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-crf", "30", "-b:v", "0", "-an"],
+}
+"""What VHS asks of ffmpeg for each video format."""
+
+
+class MissingProgram(OSError):
+    """A video format whose encoder (ffmpeg) is not installed: one line names it."""
 _PALETTE_FRAMES = 8
 """The frames whose colours make the palette: the first ones hold the theme and the text."""
 
@@ -45,7 +58,8 @@ class Frame:
 
 
 def kind_of(path: str) -> str | None:
-    """"gif", "webp" or "frames" (a path ending in `/`) for a picture path; else None."""
+    """"gif", "webp", "mp4", "webm" or "frames" (a path ending in `/`) for a picture
+    path; else None."""
     if path.endswith(("/", os.sep)):
         return "frames"
     extension = os.path.splitext(path)[1].lower()
@@ -135,13 +149,17 @@ def _rotated(made: list[Frame], offset: float) -> list[Frame]:
 
 
 def write_animation(path: str, made: list[Frame], canvas: Canvas) -> None:
-    """`made` drawn by `canvas` into `path`: a .gif or .webp that loops, or a directory
-    (a path ending in `/`) of frame-00001.png... with their delays in durations.txt."""
+    """`made` drawn by `canvas` into `path`: a .gif or .webp that loops, an .mp4 or .webm
+    (ffmpeg's: MissingProgram without it), or a directory (a path ending in `/`) of
+    frame-00001.png... with their delays in durations.txt."""
     kind = kind_of(path)
     if kind is None:
-        raise ValueError(f"{path}: not a moving picture (.gif, .webp, or a directory/)")
+        raise ValueError(f"{path}: not a moving picture (.gif, .webp, .mp4, .webm or DIR/)")
     pictures = [canvas.paint(frame.screen) for frame in made]
     delays = _delays([frame.duration for frame in made])
+    if kind in _FFMPEG_CODECS:
+        _encode_video(path, kind, pictures, [frame.duration for frame in made])
+        return
     if kind == "frames":
         directory = Path(path)
         directory.mkdir(parents=True, exist_ok=True)
@@ -158,6 +176,44 @@ def write_animation(path: str, made: list[Frame], canvas: Canvas) -> None:
     else:
         pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=delays,
                          loop=0, lossless=True, method=4)
+
+
+def _encode_video(path: str, kind: str, pictures: list[Image.Image],
+                  durations: list[float]) -> None:
+    """MP4 or WebM through ffmpeg: the frames as PNGs and their durations in a concat
+    list, so that a frame shown for 3 s is one frame, not 150."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        raise MissingProgram(f"{path}: .{kind} needs ffmpeg, which is not installed "
+                             "(.gif and .webp do not)")
+    with tempfile.TemporaryDirectory(prefix="termhost-video-") as scratch:
+        listing = []
+        for number, (picture, duration) in enumerate(zip(pictures, durations, strict=True)):
+            name = f"frame-{number:05d}.png"
+            _even(picture).save(os.path.join(scratch, name), optimize=False)
+            listing.append(f"file '{name}'\nduration {duration:.6f}\n")
+        listing.append(f"file 'frame-{len(pictures) - 1:05d}.png'\n")  # concat's last-frame rule
+        concat = os.path.join(scratch, "frames.txt")
+        Path(concat).write_text("".join(listing))
+        done = subprocess.run(
+            [ffmpeg, "-y", "-loglevel", "error", "-f", "concat", "-safe", "0", "-i", concat,
+             "-fps_mode", "vfr", *_FFMPEG_CODECS[kind], os.path.abspath(path)],
+            capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["failed"])[-1]
+        raise OSError(f"{path}: ffmpeg: {last}")
+
+
+def _even(picture: Image.Image) -> Image.Image:
+    """yuv420p wants even sides: a pixel of the edge repeated where one is odd."""
+    width, height = picture.size
+    if width % 2 == 0 and height % 2 == 0:
+        return picture
+    padded = Image.new("RGB", (width + width % 2, height + height % 2))
+    padded.paste(picture, (0, 0))
+    padded.paste(picture.crop((width - 1, 0, width, height)), (width, 0))
+    padded.paste(padded.crop((0, height - 1, padded.width, height)), (0, height))
+    return padded
 
 
 def _delays(durations: list[float]) -> list[int]:

@@ -157,14 +157,15 @@ def test_output_require_env_are_collected() -> None:
 
 
 def test_vhs_picture_settings_are_taken_and_video_outputs_warned_about() -> None:
-    tape = parse('Set FontSize 32\nSet MarginFill "#674EFF"\nOutput demo.gif\nOutput demo.mp4\n'
-                 "Output frames/\nScreenshot a.png", F)
-    assert tape.outputs == (Output("demo.gif", **at(3)), Output("frames/", **at(5)))
+    tape = parse('Set FontSize 32\nSet MarginFill "#674EFF"\nOutput demo.gif\nOutput demo.ascii\n'
+                 "Output frames/\nScreenshot a.png\nOutput demo.mp4", F)
+    assert tape.outputs == (Output("demo.gif", **at(3)), Output("frames/", **at(5)),
+                            Output("demo.mp4", **at(7)))
     assert tape.commands == (Screenshot("a.png", **at(6)),)
     assert (tape.settings.look.font_size, tape.settings.margin_fill) == (32, "#674EFF")
     assert [str(warning) for warning in tape.warnings] == [
-        'demo.tape:4:8: Output "demo.mp4" is ignored: termhost writes .cast, .txt, .svg, '
-        ".html, .gif, .webp and DIRECTORY/ (a PNG a frame)"]
+        'demo.tape:4:8: Output "demo.ascii" is ignored: termhost writes .cast, .txt, .svg, '
+        ".html, .gif, .webp, .mp4, .webm and DIRECTORY/ (a PNG a frame)"]
 
 
 def test_several_commands_on_a_line_as_vhs_reads_them() -> None:
@@ -397,7 +398,7 @@ def test_comments_and_blank_lines_are_skipped() -> None:
         (
             "Output demo.mov",
             'demo.tape:1:8: Output "demo.mov" must be one of .cast, .txt, .svg, .html, .gif,'
-            " .webp or DIRECTORY/",
+            " .webp, .mp4, .webm or DIRECTORY/",
         ),
         (
             "Screenshot a.cast",

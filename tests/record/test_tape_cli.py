@@ -317,11 +317,11 @@ def test_bash_vim_and_less_match_their_golden_screens(
 def test_vhs_outputs_are_warned_about_unless_quiet(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = 'Output demo.mp4\nSet FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
+    text = 'Output demo.ascii\nSet FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
     status, _, err, tape = run_tape(tmp_path, text, capsys)
-    assert (status, err) == (0, f'{tape}:1:8: warning: Output "demo.mp4" is ignored: termhost '
-                                "writes .cast, .txt, .svg, .html, .gif, .webp and DIRECTORY/"
-                                " (a PNG a frame)\n")
+    assert (status, err) == (0, f'{tape}:1:8: warning: Output "demo.ascii" is ignored: termhost'
+                                " writes .cast, .txt, .svg, .html, .gif, .webp, .mp4, .webm and"
+                                " DIRECTORY/ (a PNG a frame)\n")
     assert run_tape(tmp_path, text, capsys, "-q")[:3] == (0, "", "")
 
 
@@ -392,3 +392,13 @@ def _changed(one: Image.Image, other: Image.Image) -> int:
     """Pixels that differ by more than a palette's rounding (16 in a channel)."""
     difference = ImageChops.difference(one, other).convert("L")
     return sum(difference.point(lambda value: 255 if value > 16 else 0).histogram()[255:])
+
+
+def test_a_tape_s_video_without_ffmpeg_fails_before_the_shell_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no ffmpeg (nor anything else) there
+    status, _, err, tape = run_tape(tmp_path, "Output demo.webm\nType 'echo'\n", capsys)
+    assert (status, err) == (1, f"{tape}:1: Output demo.webm: .webm needs ffmpeg, which is "
+                                "not installed (.gif and .webp do not)\n")
+    assert not (tmp_path / "demo.webm").exists()

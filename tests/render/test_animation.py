@@ -120,8 +120,8 @@ def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--gif", "x.mp4"], "termhost play: --gif x.mp4: the picture must be .gif, .webp or a "
-                         "DIRECTORY/ (try 'termhost play --help')\n"),
+    (["--gif", "x.mov"], "termhost play: --gif x.mov: the picture must be .gif, .webp, .mp4, "
+                         ".webm or a DIRECTORY/ (try 'termhost play --help')\n"),
     (["--gif", "a.gif", "--screen", "1"], "termhost play: --gif and --screen: one or the "
                                           "other (try 'termhost play --help')\n"),
     (["--gif", "/no/such/dir/a.gif"], "termhost play: cannot write /no/such/dir/a.gif: No "
@@ -137,3 +137,40 @@ def test_play_gif_refuses_in_one_line(tmp_path: Path, args: list[str],
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     if message is not None:
         assert done.stderr == message
+
+
+def _probe(path: Path) -> dict[str, object]:
+    done = subprocess.run(["ffprobe", "-v", "error", "-show_entries",
+                           "stream=codec_name,width,height,nb_read_frames", "-count_frames",
+                           "-show_entries", "format=duration", "-of", "json", str(path)],
+                          capture_output=True, text=True, timeout=60, check=True)
+    found = json.loads(done.stdout)
+    return {**found["streams"][0], "duration": float(found["format"]["duration"])}
+
+
+@pytest.mark.parametrize(("name", "codec"), [("demo.mp4", "h264"), ("demo.webm", "vp9")])
+def test_video_through_ffmpeg_as_vhs_encodes_it(tmp_path: Path, name: str, codec: str) -> None:
+    """A frame a screen, each as long as it stayed up: ffmpeg's concat of the frames,
+    with VHS's codecs (.ci/run installs ffmpeg)."""
+    canvas = Canvas(20, 4, THEME, Look(font_size=16, padding=10), by_cells=True)
+    made = frames(_recording(), 20, 4)
+    write_animation(str(tmp_path / name), made, canvas)
+    probed = _probe(tmp_path / name)
+    width, height = canvas.size
+    assert (probed["codec_name"], probed["width"], probed["height"]) == (
+        codec, width + width % 2, height + height % 2)
+    assert probed["nb_read_frames"] == "6"  # concat's rule: the last frame given twice
+    assert probed["duration"] == pytest.approx(2.02, abs=0.1)  # and that last frame's tick
+
+
+def test_video_without_ffmpeg_is_one_line_naming_it(tmp_path: Path) -> None:
+    cast = tmp_path / "demo.cast"
+    cast.write_text(json.dumps({"version": 2, "width": 20, "height": 4}) + "\n")
+    (tmp_path / "bin").mkdir()
+    done = subprocess.run([sys.executable, "-m", "termhost", "play", str(cast), "--gif",
+                           str(tmp_path / "demo.mp4")], env={"PATH": str(tmp_path / "bin")},
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (1, f"termhost play: {tmp_path}/demo.mp4: .mp4 "
+                                                 "needs ffmpeg, which is not installed (.gif "
+                                                 "and .webp do not)\n")
+    assert not (tmp_path / "demo.mp4").exists()
