@@ -12,7 +12,8 @@ Decisions, and where they follow or leave VHS:
 - Several commands may share a line, as in VHS (`Sleep 1 Ctrl+U Sleep 1`): each command
   takes the words its grammar allows and the next word starts another command; a word that
   is no command there is an error (`unexpected "x" after Hide`). A command does not run on
-  to the next line (VHS's may). `#` starting a token opens a comment to the end of the line.
+  to the next line (VHS's may), but for a JSON theme, which runs on to its `}` as in VHS.
+  `#` starting a token opens a comment to the end of the line.
 - Strings are quoted with `"`, `'` or backticks and have no escapes (as in VHS): to type a
   quote, quote with another kind. A word without quotes is a string too (`Output demo.cast`).
   `Type "a" "b"` types `a b`, as in VHS.
@@ -478,6 +479,8 @@ def _duration(token: _Token) -> float:
     return seconds
 
 
+_OPEN_JSON = re.compile(r"\bSet\s+Theme\s+\{[^}]*$")
+"""A line whose `Set Theme {` has no `}` yet: VHS reads the object on over lines."""
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 
 
@@ -727,9 +730,16 @@ class _Parser:
 
     def parse_text(self, text: str, path: str) -> None:
         self.files.append((os.path.realpath(path), path))
+        lines = text.split("\n")
         try:
-            for number, line in enumerate(text.split("\n"), start=1):
-                self.file, self.line = path, number
+            number = 0
+            while number < len(lines):
+                self.file, self.line = path, number + 1
+                line = lines[number]
+                number += 1
+                while _OPEN_JSON.search(line) and number < len(lines):
+                    line += " " + lines[number]  # VHS's JSON theme runs on to its `}`
+                    number += 1
                 self.parse_line(line)
         except _TooManyErrors:
             if len(self.files) > 1:

@@ -518,3 +518,13 @@ def test_any_text_parses_or_raises_tape_error_within_the_file(text: str) -> None
             assert 1 <= diagnostic.line <= lines
             assert diagnostic.column >= 1
             assert len(str(diagnostic).splitlines()) == 1
+
+
+def test_a_json_theme_runs_on_over_lines_to_its_brace_as_in_vhs() -> None:
+    colours = ",\n".join(f'  "{key}": "#{n:06x}"' for n, key in enumerate(
+        ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "brightBlack",
+         "brightRed", "brightGreen", "brightYellow", "brightBlue", "brightMagenta",
+         "brightCyan", "brightWhite", "background", "foreground")))
+    tape = parse("Set Theme {\n" + colours + "\n}\nType 'x'\n", F)
+    assert isinstance(tape.settings.theme, Theme) and tape.settings.theme.foreground == "#000011"
+    assert tape.commands == (Type("x", 0.05, **at(21)),)  # the lines after keep their numbers

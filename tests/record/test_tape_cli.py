@@ -17,6 +17,7 @@ from PIL import Image, ImageChops
 from termhost.cmd import tape as tape_verb
 from termhost.record.asciicast import EventCode, open_reader, output_bytes
 from termhost.record.runner import GOLDEN_SEPARATOR
+from termhost.record.tape import parse_file
 from termhost.terminal import Terminal
 from termhost.themes import asciicast_theme, load_theme
 from tests.conftest import wait_until
@@ -402,3 +403,30 @@ def test_a_tape_s_video_without_ffmpeg_fails_before_the_shell_starts(
     assert (status, err) == (1, f"{tape}:1: Output demo.webm: .webm needs ffmpeg, which is "
                                 "not installed (.gif and .webp do not)\n")
     assert not (tmp_path / "demo.webm").exists()
+
+
+VHS_CORPUS = Path(__file__).parent / "tapes" / "vhs"
+"""Tapes in VHS's language, every command and setting among them (settings.tape,
+commands.tape; setup.tape is Sourced), pixel sizes, a multi-line JSON theme."""
+
+
+@pytest.mark.parametrize("name", ["settings", "commands", "json-theme"])
+def test_the_vhs_corpus_parses_and_runs(tmp_path: Path, name: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    for tape in VHS_CORPUS.iterdir():
+        shutil.copy(tape, tmp_path / tape.name)
+    status = tape_verb.main(["-q", str(tmp_path / f"{name}.tape")])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, ""), out
+    parsed = parse_file(str(tmp_path / f"{name}.tape"))
+    for output in parsed.outputs:
+        assert (tmp_path / output.path).exists(), output.path
+    if name == "settings":  # VHS's pixels: 900x420, FontSize 18, Padding 24, Margin 16,
+        # a 40-pixel bar; an 11 x 26 cell (18 x 0.6 = 10.8 floored, +1; 23.76 up, x 1.1)
+        assert (parsed.settings.width, parsed.settings.height) == (
+            (900 - 48 - 32 - 10) // 11, (420 - 48 - 32 - 40 - 10) // 26)
+        with Image.open(tmp_path / "settings.gif") as gif:
+            assert gif.size == (900, 420)
+    if name == "commands":
+        screens = (tmp_path / "commands.txt").read_text()
+        assert "> echo pasted\npasted\n" in screens  # Copy, then Paste typed it at once
