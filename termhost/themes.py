@@ -38,6 +38,7 @@ of the same name. A theme's name on the command line is its file's name without 
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import plistlib
@@ -60,6 +61,7 @@ __all__ = [
     "preview",
     "theme_to_json",
     "themes_dir",
+    "unknown_theme",
     "user_themes_dir",
     "vhs_theme",
 ]
@@ -157,7 +159,7 @@ def find_theme_file(name: str) -> Path | None:
     a name as VHS writes it (`Catppuccin Latte`) finds the file of its lower-case, hyphened
     form (`catppuccin-latte`)."""
     files = _theme_files()
-    return files.get(name) or files.get(re.sub(r"[\s_]+", "-", name.strip()).lower())
+    return files.get(name) or files.get(_slug(name))
 
 
 def load_theme(name_or_path: str) -> Theme:
@@ -166,9 +168,31 @@ def load_theme(name_or_path: str) -> Theme:
         return _load_file(Path(name_or_path))
     path = find_theme_file(name_or_path)
     if path is None:
-        known = ", ".join(sorted(_theme_files())) or "none"
-        raise ThemeError(f"unknown theme {name_or_path!r} (known: {known})")
+        raise ThemeError(unknown_theme(name_or_path))
     return _load_file(path)
+
+
+_LISTED = 12
+"""Up to this many themes, an unknown name's message lists them all; past it, the close
+matches, and `termhost themes list` for the rest."""
+
+
+def unknown_theme(name: str) -> str:
+    """One line for a theme name no file has: the close matches (as `find_theme_file`
+    would spell VHS's names), and the names there are while they are few."""
+    names = sorted(_theme_files())
+    close = difflib.get_close_matches(_slug(name), names, n=3, cutoff=0.6)
+    parts = [f"did you mean {' or '.join(repr(each) for each in close)}?"] if close else []
+    if len(names) <= _LISTED:
+        parts.append(f"known: {', '.join(names) or 'none'}")
+    else:
+        parts.append("termhost themes list shows them all")
+    return f"unknown theme {name!r} ({'; '.join(parts)})"
+
+
+def _slug(name: str) -> str:
+    """A theme's name as its file is named: VHS's `Catppuccin Latte` is catppuccin-latte."""
+    return re.sub(r"[\s_]+", "-", name.strip()).lower()
 
 
 def vhs_theme(text: str) -> Theme:

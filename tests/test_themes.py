@@ -338,10 +338,14 @@ def test_a_bad_import_is_one_line_naming_file_and_problem(
     assert "\n" not in message
 
 
-def test_an_unknown_theme_name_lists_the_known_ones() -> None:
-    with pytest.raises(ThemeError, match=r"unknown theme 'nordic' \(known: catppuccin-latte, .*"
+def test_an_unknown_theme_name_has_its_close_matches_and_the_known_ones() -> None:
+    with pytest.raises(ThemeError, match=r"unknown theme 'nordic' \(did you mean 'nord'\?; "
+                                         r"known: catppuccin-latte, .*"
                                          r"nord, solarized-dark, solarized-light\)$"):
         themes.load_theme("nordic")
+    with pytest.raises(ThemeError, match=r"unknown theme 'Solarized Drak' \(did you mean "
+                                         r"'solarized-dark' or 'solarized-light'\?; known: "):
+        themes.load_theme("Solarized Drak")
 
 
 def test_an_unusable_import_name_is_refused(tmp_path: Path) -> None:
@@ -491,7 +495,8 @@ def test_show_prints_the_themes_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "status", "error"), [
-    (("show", "nordic"), 1, "termhost themes: unknown theme 'nordic' (known: "),
+    (("show", "nordic"), 1, "termhost themes: unknown theme 'nordic' (did you mean 'nord'?; "
+                            "known: "),
     (("import", "missing.yaml"), 1, "termhost themes: missing.yaml: No such file or directory"),
     (("frobnicate",), 2, "termhost themes: argument {list,show,import}: invalid choice"),
     (("show",), 2, "termhost themes show: the following arguments are required: NAME"),

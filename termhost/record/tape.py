@@ -67,7 +67,7 @@ from typing import Any, Literal, TypedDict
 
 from termhost.record.geometry import Look, PixelSizeError, grid
 from termhost.terminal.keys import UnknownKey, encode_key, parse_key
-from termhost.themes import Theme, ThemeError, vhs_theme
+from termhost.themes import Theme, ThemeError, find_theme_file, unknown_theme, vhs_theme
 
 __all__ = [
     "MAX_ERRORS",
@@ -992,7 +992,11 @@ def _setting_theme(cursor: _Cursor, name: str) -> str | Theme:
             return vhs_theme(token.text)
         except ThemeError as error:
             raise _LineError(token.column, f"bad theme: {error}") from None
-    return cursor.value("").text
+    token = cursor.value("")
+    if "/" not in token.text and not token.text.endswith(".json") \
+            and find_theme_file(token.text) is None:  # a file's path is read when run
+        raise _LineError(token.column, unknown_theme(token.text))
+    return token.text
 
 
 def _number_word(cursor: _Cursor, name: str, what: str) -> _Token:
