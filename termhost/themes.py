@@ -191,8 +191,9 @@ def unknown_theme(name: str) -> str:
 
 
 def _slug(name: str) -> str:
-    """A theme's name as its file is named: VHS's `Catppuccin Latte` is catppuccin-latte."""
-    return re.sub(r"[\s_]+", "-", name.strip()).lower()
+    """A theme's name as its file is named: VHS's `Catppuccin Latte` is catppuccin-latte
+    (lower case; a run of anything but letters, digits and dots, one hyphen)."""
+    return re.sub(r"[^a-z0-9.]+", "-", name.lower()).strip("-.")
 
 
 def vhs_theme(text: str) -> Theme:

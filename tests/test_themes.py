@@ -24,6 +24,8 @@ SHIPPED = [
     "catppuccin-latte", "catppuccin-mocha", "default", "dracula", "gruvbox-dark", "nord",
     "solarized-dark", "solarized-light",
 ]
+ALL_SHIPPED = sorted(path.stem for path in themes.themes_dir().glob("*.json"))
+"""termhost's own themes (SHIPPED) and VHS's."""
 COLOUR = re.compile(r"#[0-9a-f]{6}")
 
 TOMORROW_NIGHT = [
@@ -106,8 +108,29 @@ def test_a_shipped_file_is_exactly_what_saving_its_theme_writes(name: str) -> No
     assert themes.theme_to_json(themes.load_theme(name)) == path.read_text()
 
 
+VHS_THEMES = 337
+"""VHS's built-in themes (its themes.json: 348, less those whose names come out the same
+as another's, termhost's own first), shipped as termhost's theme files."""
+
+
 def test_the_list_holds_the_shipped_themes_sorted_by_name() -> None:
-    assert [theme.name for theme in themes.list_themes()] == SHIPPED
+    names = [theme.name for theme in themes.list_themes()]
+    assert names == sorted(names) and set(SHIPPED) <= set(names)
+    assert len(names) == len(SHIPPED) + VHS_THEMES
+
+
+@pytest.mark.parametrize(("vhs", "file", "background"), [
+    ("3024 Day", "3024-day", "#f7f7f7"), ("Catppuccin Frappe", "catppuccin-frappe", None),
+    ("TokyoNight", "tokyonight", None), ("Builtin Solarized Dark", "builtin-solarized-dark",
+                                         None)])
+def test_vhs_s_theme_names_are_shipped(vhs: str, file: str, background: str | None) -> None:
+    """Every name VHS knows finds a theme (its themes.json, converted; MIT, with its
+    licence in themes/): its file is the name in lower case, hyphened."""
+    theme = themes.load_theme(vhs)
+    assert theme.name == file and "iTerm2-Color-Schemes" in theme.source
+    assert theme.license == "MIT" and theme.author
+    if background is not None:
+        assert theme.background == background
 
 
 def test_published_palettes_keep_their_values() -> None:
@@ -167,7 +190,7 @@ def test_a_users_theme_hides_the_shipped_one_of_the_same_name(own_config: Path) 
     own_config.mkdir(parents=True)
     write(own_config / "nord.json", scheme(name="nord", author="me"))
     assert themes.load_theme("nord").author == "me"
-    assert [theme.name for theme in themes.list_themes()] == SHIPPED
+    assert [theme.name for theme in themes.list_themes()] == ALL_SHIPPED
 
 
 def test_the_shipped_directory_can_be_moved(
@@ -338,14 +361,22 @@ def test_a_bad_import_is_one_line_naming_file_and_problem(
     assert "\n" not in message
 
 
-def test_an_unknown_theme_name_has_its_close_matches_and_the_known_ones() -> None:
-    with pytest.raises(ThemeError, match=r"unknown theme 'nordic' \(did you mean 'nord'\?; "
-                                         r"known: catppuccin-latte, .*"
-                                         r"nord, solarized-dark, solarized-light\)$"):
+def test_an_unknown_theme_name_has_its_close_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ThemeError, match=r"^unknown theme 'nordic' \(did you mean 'nord' or "
+                                         r"'nord-light'\?; termhost themes list shows them "
+                                         r"all\)$"):
         themes.load_theme("nordic")
-    with pytest.raises(ThemeError, match=r"unknown theme 'Solarized Drak' \(did you mean "
-                                         r"'solarized-dark' or 'solarized-light'\?; known: "):
+    with pytest.raises(ThemeError, match=r"^unknown theme 'Solarized Drak' \(did you mean "
+                                         r"'solarized-dark'"):
         themes.load_theme("Solarized Drak")
+    for name in ("nord", "dracula"):  # a dozen themes or fewer: all of them named
+        write(tmp_path / f"{name}.json", scheme(name=name))
+    monkeypatch.setenv("TERMHOST_THEMES_DIR", str(tmp_path))
+    with pytest.raises(ThemeError, match=r"^unknown theme 'nordic' \(did you mean 'nord'\?; "
+                                         r"known: dracula, nord\)$"):
+        themes.load_theme("nordic")
 
 
 def test_an_unusable_import_name_is_refused(tmp_path: Path) -> None:
@@ -448,29 +479,29 @@ def termhost_themes(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_themes_lists_the_shipped_themes_by_name(tmp_path: Path) -> None:
     done = termhost_themes(tmp_path)
-    assert (done.returncode, done.stdout.split(), done.stderr) == (0, SHIPPED, "")
+    assert (done.returncode, done.stdout.split(), done.stderr) == (0, ALL_SHIPPED, "")
     assert termhost_themes(tmp_path, "list").stdout == done.stdout
 
 
 def test_themes_in_colour_shows_every_palette(tmp_path: Path) -> None:
     done = termhost_themes(tmp_path, "--color", "always")
     lines = done.stdout.splitlines()
-    assert done.returncode == 0 and len(lines) == len(SHIPPED)
+    assert done.returncode == 0 and len(lines) == len(ALL_SHIPPED)
     assert all(line.endswith("\x1b[0m") and line.count("\x1b[48;2;") == 17 for line in lines)
 
 
 def test_import_writes_the_users_theme_and_will_not_replace_it_unasked(tmp_path: Path) -> None:
-    scheme_file = write(tmp_path / "tomorrow-night.yaml", BASE16_TOMORROW_NIGHT)
-    target = tmp_path / "config" / "termhost" / "themes" / "tomorrow-night.json"
+    scheme_file = write(tmp_path / "my-tomorrow.yaml", BASE16_TOMORROW_NIGHT)
+    target = tmp_path / "config" / "termhost" / "themes" / "my-tomorrow.json"
 
     done = termhost_themes(tmp_path, "import", str(scheme_file))
     assert done.returncode == 0 and str(target) in done.stdout, done.stderr
     assert json.loads(target.read_text())["blue"] == "#81a2be"
-    assert "tomorrow-night" in termhost_themes(tmp_path).stdout.split()
+    assert "my-tomorrow" in termhost_themes(tmp_path).stdout.split()
 
     again = termhost_themes(tmp_path, "import", str(scheme_file))
     assert again.returncode == 1 and again.stdout == ""
-    assert again.stderr.startswith("termhost themes: theme 'tomorrow-night' exists (")
+    assert again.stderr.startswith("termhost themes: theme 'my-tomorrow' exists (")
     assert again.stderr.count("\n") == 1
 
     forced = termhost_themes(tmp_path, "import", str(scheme_file), "--force")
@@ -495,8 +526,8 @@ def test_show_prints_the_themes_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "status", "error"), [
-    (("show", "nordic"), 1, "termhost themes: unknown theme 'nordic' (did you mean 'nord'?; "
-                            "known: "),
+    (("show", "nordic"), 1, "termhost themes: unknown theme 'nordic' (did you mean 'nord' "
+                            "or 'nord-light'?; termhost themes list shows them all)"),
     (("import", "missing.yaml"), 1, "termhost themes: missing.yaml: No such file or directory"),
     (("frobnicate",), 2, "termhost themes: argument {list,show,import}: invalid choice"),
     (("show",), 2, "termhost themes show: the following arguments are required: NAME"),

@@ -531,8 +531,9 @@ def test_a_json_theme_runs_on_over_lines_to_its_brace_as_in_vhs() -> None:
 
 
 def test_an_unknown_theme_is_an_error_at_its_place_with_close_matches() -> None:
-    assert error('Set Theme "Draculla"').startswith(
-        "demo.tape:1:11: unknown theme 'Draculla' (did you mean 'dracula'?; known: ")
+    assert error('Set Theme "Draculla"') == (
+        "demo.tape:1:11: unknown theme 'Draculla' (did you mean 'dracula' or 'draculaplus'?; "
+        "termhost themes list shows them all)")
     assert error("Set Width 1000\nSet Theme Nrod").startswith(
-        "demo.tape:2:11: unknown theme 'Nrod' (did you mean 'nord'?; ")
+        "demo.tape:2:11: unknown theme 'Nrod' (did you mean 'nord'")
     assert parse('Set Theme "Catppuccin Latte"', F).settings.theme == "Catppuccin Latte"
