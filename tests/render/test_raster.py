@@ -139,3 +139,21 @@ def test_an_unreadable_margin_image_is_an_os_error(tmp_path: Path) -> None:
     (tmp_path / "not.png").write_text("not an image")
     with pytest.raises(OSError):
         Canvas(10, 2, THEME, Look(), margin_fill=str(tmp_path / "not.png"))
+
+
+def test_a_character_the_font_lacks_comes_from_fontconfig_s_font_for_it() -> None:
+    """※ is not in DejaVu Sans Mono; fontconfig names a font that has it (DejaVu Sans,
+    here), and the cell shows that glyph, not the missing-glyph box."""
+    mono = ImageFont.truetype(str(FONTS / "DejaVuSansMono.ttf"), 18)
+    assert not has_glyph(mono, "※")
+    look = Look(font_size=18, padding=0)
+    canvas = Canvas(4, 1, THEME, look, by_cells=True)
+    width, height = cell_pixels(look)
+
+    def first_cell(data: str) -> bytes:
+        picture = canvas.paint(snapshot(_screen(f"\x1b[?25l{data}".encode(), 4, 1)))
+        left, top = canvas.layout.left, canvas.layout.top
+        return picture.crop((left, top, left + width, top + height)).tobytes()
+
+    drawn, box = first_cell("※"), first_cell("\U0010fffd")
+    assert drawn != box and drawn != first_cell(" ")
