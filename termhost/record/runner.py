@@ -54,7 +54,6 @@ import os
 import re
 import shutil
 import signal
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,7 +61,7 @@ from dataclasses import dataclass
 from termhost.process import Child, Command, set_window_size, spawn_in_pty
 from termhost.process.groups import signal_process_group
 from termhost.process.pty_pair import read_master
-from termhost.record.asciicast import Header, RecordingError, Writer, open_reader, writer_for
+from termhost.record.asciicast import Header, RecordingError, Writer, writer_for
 from termhost.record.tape import Command as TapeCommand
 from termhost.record.tape import (
     Copy,
@@ -71,7 +70,6 @@ from termhost.record.tape import (
     Key,
     Located,
     Marker,
-    Output,
     Paste,
     Resize,
     Scope,
@@ -83,8 +81,8 @@ from termhost.record.tape import (
     Type,
     Wait,
 )
-from termhost.render import format_for_path, render, snapshot
-from termhost.render.animation import frames, kind_of, write_animation
+from termhost.render import Snapshot, format_for_path, render, snapshot
+from termhost.render.animation import Frame, kind_of, rotated, write_animation
 from termhost.render.raster import Canvas
 from termhost.terminal import Terminal
 from termhost.terminal.keys import KeyModes, encode_key
@@ -185,20 +183,17 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
     recording = _Recording()
     canvas = _canvas(tape, theme, base)
     pictures = [output for output in tape.outputs if kind_of(output.path) is not None]
-    scratch = tempfile.TemporaryDirectory(prefix="termhost-tape-") if pictures else None
-    moving = os.path.join(scratch.name, "pictures.cast") if scratch is not None else None
+    film = _Film(settings.framerate) if pictures else None
     try:
         for output in tape.outputs:
             if output.path.lower().endswith(".cast"):
                 recording.writers.append(writer_for(2, os.path.join(base, output.path), header))
-        if moving is not None:
-            recording.writers.append(writer_for(2, moving, header))
         command = Command(argv[0], argv[1:], env=environment, cwd=base or None)
         terminal = Terminal(settings.width, settings.height)
         child, master = await spawn_in_pty(command, settings.width, settings.height)
         session = _Session(child, master, terminal, recording)
         try:
-            goldens = await _Player(session, tape, tape_path, theme, canvas).play()
+            goldens = await _Player(session, tape, tape_path, theme, canvas, film).play()
             screen = snapshot(terminal)  # before the shutdown: vim would leave its screen
         finally:
             try:
@@ -207,16 +202,14 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
                 await session.end()
     finally:
         recording.close(0.0)
-    try:
-        for output in tape.outputs:
-            fmt = os.path.splitext(output.path)[1].lower().lstrip(".")
-            if fmt in ("svg", "html"):
-                _write(os.path.join(base, output.path), render(screen, fmt, theme))
-        if moving is not None:
-            _write_pictures(tape, moving, pictures, canvas, base)
-    finally:
-        if scratch is not None:
-            scratch.cleanup()
+    for output in tape.outputs:
+        fmt = os.path.splitext(output.path)[1].lower().lstrip(".")
+        if fmt in ("svg", "html"):
+            _write(os.path.join(base, output.path), render(screen, fmt, theme))
+    if film is not None:
+        made = film.frames(settings.playback_speed, settings.loop_offset)
+        for output in pictures:
+            write_animation(os.path.join(base, output.path), made, canvas)
     golden = _golden_text(goldens)
     return RunResult(
         {
@@ -279,18 +272,6 @@ def _canvas(tape: Tape, theme: Theme, base: str) -> Canvas:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise RunError(f"{_declared(tape, 'MarginFill')}Set MarginFill: cannot read "
                        f"{fill}: {reason}") from None
-
-
-def _write_pictures(tape: Tape, recorded: str, outputs: list[Output], canvas: Canvas,
-                    base: str) -> None:
-    """The moving pictures, from what was recorded while the tape ran (not hidden)."""
-    settings = tape.settings
-    with open_reader(recorded) as reader:
-        events = list(reader)
-    made = frames(events, settings.width, settings.height, framerate=settings.framerate,
-                  speed=settings.playback_speed, loop_offset=settings.loop_offset)
-    for output in outputs:
-        write_animation(os.path.join(base, output.path), made, canvas)
 
 
 def _declared(tape: Tape, setting: str) -> str:
@@ -502,13 +483,56 @@ def _session_groups(sid: int) -> set[int]:
 # Playing the commands
 
 
+class _Film:
+    """The frames of a tape's moving pictures, on the tape's own clock, not the wall's:
+    each key's screen (once its output has settled) stays up for the typing speed, a
+    Sleep for its length, a Wait for no time at all; during a Sleep the screen is looked
+    at every frame tick, for what moves on its own. So the same tape gives the same
+    frames, and the same bytes, however loaded the machine; a program that draws on its
+    own time (a spinner, a progress bar) still moves, on its own time."""
+
+    def __init__(self, framerate: int) -> None:
+        self.tick = 1.0 / framerate
+        self.clock = 0.0
+        self.shots: list[tuple[float, Snapshot]] = []
+        self.hidden = False
+
+    def shoot(self, terminal: Terminal) -> None:
+        """The screen now, at the tape's clock (kept only if it changed)."""
+        if self.hidden:
+            return
+        screen = snapshot(terminal)
+        if self.shots and self.shots[-1][1] == screen:
+            return
+        if self.shots and self.shots[-1][0] == self.clock:
+            self.shots[-1] = (self.clock, screen)  # the same instant: the later screen
+        else:
+            self.shots.append((self.clock, screen))
+
+    def advance(self, seconds: float) -> None:
+        if not self.hidden:
+            self.clock += seconds
+
+    def frames(self, speed: float, loop_offset: float) -> list[Frame]:
+        """The shots as frames, the last one a tick long, `speed` times as fast."""
+        if not self.shots:
+            return []
+        ends = [start for start, _ in self.shots[1:]] + [
+            max(self.clock, self.shots[-1][0] + self.tick)]
+        made = [Frame(screen, (end - start) / speed)
+                for (start, screen), end in zip(self.shots, ends, strict=True)]
+        return rotated(made, loop_offset)
+
+
 class _Player:
     """One run of a tape's commands against a session."""
 
     def __init__(self, session: _Session, tape: Tape, tape_path: str, theme: Theme,
-                 canvas: Canvas) -> None:
+                 canvas: Canvas, film: _Film | None = None) -> None:
         self.session, self.tape, self.tape_path, self.theme = session, tape, tape_path, theme
         self.canvas = canvas
+        self.film = film
+        """The moving pictures' frames, when the tape has any to make."""
         self.golden = any(output.path.lower().endswith(".txt") for output in tape.outputs)
         self.clipboard = ""
         """What the tape's last Copy put there, for Paste."""
@@ -554,30 +578,39 @@ class _Player:
         match command:
             case Type(text=text, speed=speed) if speed <= 0:
                 session.send(text.encode())
+                await self.frame(0.0)
             case Type(text=text, speed=speed):
                 for character in text:
                     session.send(character.encode())
-                    await asyncio.sleep(speed)
+                    await self.pace(speed)
             case Key(name=name, count=count, speed=speed):
                 for _ in range(count):
                     session.send(encode_key(name, session.key_modes()))
-                    await asyncio.sleep(speed)
+                    await self.pace(speed)
+            case Sleep(seconds=seconds) if self.film is not None:
+                await self.film_sleep(self.film, seconds)
             case Sleep(seconds=seconds):
                 await asyncio.sleep(seconds)
             case Wait(scope=scope, timeout=timeout, regex=regex):
                 if not await self.poll(scope, regex, timeout):
                     failure = _gave_up(session, timeout)
                     raise self.failure(command, f"{failure} waiting for", scope, regex)
+                await self.frame(0.0)
             case Expect(scope=scope, regex=regex):
                 await session.settle()
                 if not regex.search(session.scope_text(scope)):
                     raise self.failure(command, "expected", scope, regex)
             case Hide():
                 session.recording.hidden = True
+                if self.film is not None:
+                    self.film.hidden = True
             case Show():
                 if session.recording.hidden:
                     session.recording.hidden = False
                     session.recording.output(self.repaint(), session.elapsed())
+                if self.film is not None:
+                    self.film.hidden = False
+                    await self.frame(0.0)
             case Screenshot(path=path):
                 await session.settle()
                 target = os.path.join(os.path.dirname(command.file), path)
@@ -592,9 +625,39 @@ class _Player:
                 self.clipboard = text
             case Paste():
                 session.send(self.clipboard.encode())  # at once, as VHS pastes
+                await self.frame(0.0)
             case Resize(cols=cols, rows=rows):
                 session.resize(cols, rows)
                 session.recording.each(lambda writer: writer.resize(cols, rows, session.elapsed()))
+                await self.frame(0.0)
+
+    async def pace(self, speed: float) -> None:
+        """After a key: its `speed` on the wall's clock, or, making pictures, its screen
+        once settled and `speed` on the tape's."""
+        if self.film is None:
+            await asyncio.sleep(speed)
+        else:
+            await self.frame(speed)
+
+    async def frame(self, seconds: float) -> None:
+        """Making pictures: the screen once output has settled, up for `seconds`."""
+        if self.film is not None:
+            await self.session.settle()
+            self.film.shoot(self.session.terminal)
+            self.film.advance(seconds)
+
+    async def film_sleep(self, film: _Film, seconds: float) -> None:
+        """A Sleep while making pictures: the screen looked at every tick of the tape's
+        clock, for what moves on its own, each tick taking its time on the wall's."""
+        session = self.session
+        await session.settle()
+        start = session.loop.time()
+        ticks = max(1, round(seconds / film.tick))
+        for number in range(ticks):
+            film.shoot(session.terminal)
+            film.advance(seconds / ticks)
+            due = start + (number + 1) * seconds / ticks
+            await asyncio.sleep(max(0.0, due - session.loop.time()))
 
     def failure(
         self, command: Located, what: str, scope: Scope, regex: re.Pattern[str]

@@ -31,7 +31,8 @@ from termhost.render.raster import Canvas
 from termhost.render.snapshot import Snapshot, snapshot
 from termhost.terminal.emulator import Terminal
 
-__all__ = ["ANIMATIONS", "Frame", "MissingProgram", "frames", "kind_of", "write_animation"]
+__all__ = ["ANIMATIONS", "Frame", "MissingProgram", "frames", "kind_of", "rotated",
+           "write_animation"]
 
 ANIMATIONS = (".gif", ".webp", ".mp4", ".webm")
 """The extensions of moving pictures; a path ending in `/` is a directory of PNG frames.
@@ -94,7 +95,7 @@ def frames(events: Iterable[Event], cols: int, rows: int, *, framerate: int = 50
     ticks = [start for start, _ in shown] + [max(last_tick, shown[-1][0]) + 1]
     made = [Frame(screen, (ticks[index + 1] - start) * tick)
             for index, (start, screen) in enumerate(shown)]
-    return _rotated(made, loop_offset)
+    return rotated(made, loop_offset)
 
 
 def _paced(events: Iterable[Event], idle_limit: float | None, speed: float
@@ -130,7 +131,7 @@ def _size(data: str) -> tuple[int, int] | None:
     return (int(cols), int(rows)) if cols.isdigit() and rows.isdigit() else None
 
 
-def _rotated(made: list[Frame], offset: float) -> list[Frame]:
+def rotated(made: list[Frame], offset: float) -> list[Frame]:
     """The loop started `offset` per cent in: the frames before, moved to the end."""
     total = sum(frame.duration for frame in made)
     if not offset or len(made) < 2 or total <= 0:

@@ -430,3 +430,29 @@ def test_the_vhs_corpus_parses_and_runs(tmp_path: Path, name: str,
     if name == "commands":
         screens = (tmp_path / "commands.txt").read_text()
         assert "> echo pasted\npasted\n" in screens  # Copy, then Paste typed it at once
+
+
+def test_a_tape_s_pictures_are_the_same_bytes_every_run_on_the_tape_s_clock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The frames follow the tape, not the machine: each key's screen stays up for the
+    typing speed, a Sleep for its length, a Wait for none; two runs give the same GIF,
+    WebP and PNG bytes."""
+    text = ("Output demo.gif\nOutput demo.webp\nSet Columns 30 Set Rows 4 Set FontSize 12\n"
+            "Set Padding 4\nType@100ms 'ab' Sleep 500ms Type 'c' Enter Wait\n"
+            "Screenshot demo.png\nSleep 200ms\n")
+    runs = []
+    for _ in range(2):
+        status, _, err, _ = run_tape(tmp_path, text, capsys)
+        assert (status, err) == (0, "")
+        runs.append([(tmp_path / name).read_bytes()
+                     for name in ("demo.gif", "demo.webp", "demo.png")])
+    assert runs[0] == runs[1]
+    with Image.open(tmp_path / "demo.gif") as gif:
+        delays = []
+        for number in range(gif.n_frames):
+            gif.seek(number)
+            delays.append(gif.info["duration"])
+    # a and b (100 ms each; the Sleep's 500 ms on b's screen), c (the typing speed, 50),
+    # Enter's screen (50 ms, the Wait's none, the last Sleep's 200)
+    assert delays == [100, 600, 50, 250]
