@@ -166,8 +166,9 @@ def _picture(args: argparse.Namespace, header: Header, events: list[Event],
              idle: float | None) -> int:
     """The recording as a GIF, WebP or frames (agg's job), paced as it would play: -s and
     -i count, and the last screen stays up for the recording's end."""
-    from termhost.record.geometry import Look
-    from termhost.render.animation import MissingProgram, frames, write_animation
+    from termhost.record.frames import frames
+    from termhost.render.animation import MissingProgram, write_animation
+    from termhost.render.geometry import Look
     from termhost.render.raster import Canvas
 
     theme = themes.load_theme(args.theme or "default")

@@ -34,7 +34,7 @@ Decisions, and where they follow or leave VHS:
   the commands after them: they are folded into those commands' values.
 - Width and Height are pixels, as in VHS: the terminal gets the cells VHS's terminal has
   in such a picture, from FontSize, LetterSpacing, LineHeight, Padding, Margin and WindowBar
-  (termhost.record.geometry; VHS's defaults give 76x15). `Set Columns N` and `Set Rows N`
+  (termhost.render.geometry; VHS's defaults give 76x15). `Set Columns N` and `Set Rows N`
   give cells outright, and win over the pixels. VHS's other picture settings (Framerate,
   PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill, FontFamily) are taken
   and kept, with no warning, and shape the pictures: `Output x.gif`, `x.webp`, `x.mp4`,
@@ -65,7 +65,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
-from termhost.record.geometry import Look, PixelSizeError, grid
+from termhost.render.geometry import Look, PixelSizeError, grid
 from termhost.terminal.keys import UnknownKey, encode_key, parse_key
 from termhost.themes import Theme, ThemeError, find_theme_file, unknown_theme, vhs_theme
 

@@ -1,38 +1,30 @@
-"""Recordings as moving pictures: GIF, animated WebP, or a directory of PNG frames, made
-from asciicast events with no terminal, browser or ffmpeg (agg's job for asciinema, and
-VHS's Output .gif).
+"""Moving pictures: GIF, animated WebP, MP4 and WebM (ffmpeg's), or a directory of PNG
+frames, made from frames, screens each with how long it stayed up (termhost.record.frames
+makes them from a recording, a tape's runner on the tape's own clock), with no terminal or
+browser (agg's job for asciinema, and VHS's Output .gif).
 
-- Frames: the events are replayed through termhost's emulator, and the screen is looked
-  at once per frame tick (1/framerate s); a tick with no change makes no frame, it only
-  lengthens the frame before it, so a frame's delay is the time its screen stayed up.
-- Idle time is capped (`idle_limit`, as `play -i` caps it) and `speed` divides every
-  time, as `play -s`; `loop_offset` starts the loop that far into it (per cent), the
-  frames before moved to the end (VHS's LoopOffset).
+- `loop_offset` starts the loop that far into it (per cent), the frames before moved to
+  the end (VHS's LoopOffset).
 - GIF and WebP are encoded by Pillow: every frame quantized to one palette, made from
   the first frames, with no dithering, so equal screens give equal pixels and the same
-  recording gives the same bytes; Pillow writes only the part of each frame that changed.
+  frames give the same bytes; Pillow writes only the part of each frame that changed.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
-from termhost.record.asciicast import Event, EventCode
 from termhost.render.raster import Canvas
-from termhost.render.snapshot import Snapshot, snapshot
-from termhost.terminal.emulator import Terminal
+from termhost.render.snapshot import Snapshot
 
-__all__ = ["ANIMATIONS", "Frame", "MissingProgram", "frames", "kind_of", "rotated",
-           "write_animation"]
+__all__ = ["ANIMATIONS", "Frame", "MissingProgram", "kind_of", "rotated", "write_animation"]
 
 ANIMATIONS = (".gif", ".webp", ".mp4", ".webm")
 """The extensions of moving pictures; a path ending in `/` is a directory of PNG frames.
@@ -65,70 +57,6 @@ def kind_of(path: str) -> str | None:
         return "frames"
     extension = os.path.splitext(path)[1].lower()
     return extension[1:] if extension in ANIMATIONS else None
-
-
-def frames(events: Iterable[Event], cols: int, rows: int, *, framerate: int = 50,
-           idle_limit: float | None = None, speed: float = 1.0, end: float | None = None,
-           loop_offset: float = 0.0) -> list[Frame]:
-    """The frames of a recording of a `cols` x `rows` terminal, until its last event (or
-    `end`, in the recording's seconds)."""
-    tick = 1.0 / framerate
-    terminal = Terminal(cols, rows)
-    shown: list[tuple[int, Snapshot]] = []  # the tick each screen came up at
-    last_tick = 0
-    for at, batch in _batches(_paced(events, idle_limit, speed), tick):
-        for event in batch:
-            if event.code is EventCode.OUTPUT:
-                terminal.feed(event.data.encode("utf-8", "surrogateescape"))
-            elif event.code is EventCode.RESIZE:
-                size = _size(event.data)
-                if size is not None:
-                    terminal.resize(*size)
-        screen = snapshot(terminal)
-        if not shown or screen != shown[-1][1]:
-            shown.append((at, screen))
-        last_tick = at
-    if not shown:
-        shown.append((0, snapshot(terminal)))
-    if end is not None:
-        last_tick = max(last_tick, math.floor(end / speed / tick))
-    ticks = [start for start, _ in shown] + [max(last_tick, shown[-1][0]) + 1]
-    made = [Frame(screen, (ticks[index + 1] - start) * tick)
-            for index, (start, screen) in enumerate(shown)]
-    return rotated(made, loop_offset)
-
-
-def _paced(events: Iterable[Event], idle_limit: float | None, speed: float
-           ) -> Iterator[tuple[float, Event]]:
-    """Each event at its time, pauses longer than `idle_limit` cut to it, over `speed`."""
-    previous, shift = 0.0, 0.0
-    for event in events:
-        gap = event.time - previous
-        if idle_limit is not None and gap > idle_limit:
-            shift += gap - idle_limit
-        previous = event.time
-        yield (event.time - shift) / speed, event
-
-
-def _batches(paced: Iterable[tuple[float, Event]], tick: float
-             ) -> Iterator[tuple[int, list[Event]]]:
-    """The events by the frame tick they fall in."""
-    current: int | None = None
-    batch: list[Event] = []
-    for at, event in paced:
-        number = math.floor(at / tick)
-        if current is not None and number != current and batch:
-            yield current, batch
-            batch = []
-        current = number
-        batch.append(event)
-    if current is not None and batch:
-        yield current, batch
-
-
-def _size(data: str) -> tuple[int, int] | None:
-    cols, _, rows = data.partition("x")
-    return (int(cols), int(rows)) if cols.isdigit() and rows.isdigit() else None
 
 
 def rotated(made: list[Frame], offset: float) -> list[Frame]:

@@ -2,7 +2,7 @@
 as VHS lays out its own (padding, an optional window bar, rounded corners, a margin), with
 Pillow and no browser. PNG screenshots and the frames of GIFs and WebPs come from here.
 
-- The cells are the size termhost.record.geometry gives VHS's terminal (FontSize,
+- The cells are the size termhost.render.geometry gives VHS's terminal (FontSize,
   LetterSpacing, LineHeight), so a tape's picture has the cells its terminal had. The
   glyphs are DejaVu Sans Mono's (shipped beside this module with its licence, so that the
   same screen gives the same bytes on every machine), drawn one per cell at the cell's
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from termhost.record.geometry import TTYD_INSET, Look, cell_pixels
+from termhost.render.geometry import TTYD_INSET, Look, cell_pixels
 from termhost.render.snapshot import Line, Run, Snapshot, colours
 from termhost.themes import Theme
 

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from termhost.record.geometry import Look, grid
 from termhost.record.tape import (
     MAX_ERRORS,
     MAX_SOURCE_DEPTH,
@@ -37,6 +36,7 @@ from termhost.record.tape import (
     parse,
     parse_file,
 )
+from termhost.render.geometry import Look, grid
 from termhost.themes import Theme
 
 F = "demo.tape"

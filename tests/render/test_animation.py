@@ -12,8 +12,9 @@ import pytest
 from PIL import Image
 
 from termhost.record.asciicast import Event, EventCode
-from termhost.record.geometry import Look, cell_pixels
-from termhost.render.animation import frames, write_animation
+from termhost.record.frames import frames
+from termhost.render.animation import write_animation
+from termhost.render.geometry import Look, cell_pixels
 from termhost.render.raster import Canvas
 from termhost.themes import load_theme
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageFont
 
-from termhost.record.geometry import Look, cell_pixels
+from termhost.render.geometry import Look, cell_pixels
 from termhost.render.raster import BAR_COLOURS, FONTS, Canvas, has_glyph
 from termhost.render.snapshot import snapshot
 from termhost.terminal import Terminal
