@@ -6,8 +6,9 @@ A record is written after a change of structure (a window or pane made, moved or
 a layout, a name: `changed`, debounced by DEBOUNCE) and looked at every POLL seconds for
 what changes without an event (a pane's working directory, its foreground program, its
 title); it is written only when it differs from the last one written. A session that ends
-on purpose (kill-session, its last pane exiting) loses its record; a server that is killed
-(kill-server, a signal) freezes them as they are. `set -g resurrect off` stops it and
+on purpose (kill-session, its last pane exiting, kill-server) loses its record; a server
+that is killed (a signal: SIGTERM as the machine shuts down, a crash) freezes them as they
+are. `set -g resurrect off` stops it and
 removes the records. With `set -g resurrect-scrollback N`, the panes' last N lines are
 kept too, at each look, for the sessions whose panes wrote since the last one.
 """

@@ -386,10 +386,14 @@ class Server:
             cols, rows = pick(c for c, _ in sizes), pick(r for _, r in sizes)
         self.resize_session(session, cols, rows)
 
-    def shutdown(self) -> None:
-        """kill-server: every pane killed, then the server exits. The sessions'
-        resurrection records stay: a killed server's sessions can come back."""
-        self.resurrection.freeze()
+    def shutdown(self, *, on_purpose: bool = False) -> None:
+        """Every pane killed, then the server exits. Killed by a signal (SIGTERM as the
+        machine shuts down, SIGHUP, SIGINT), the sessions' resurrection records stay, so
+        they can come back; ended `on_purpose` (kill-server), the sessions end as
+        kill-session ends one, and no record stays, as tmux's scripts expect (`ls`
+        after kill-server lists no session of the old server's)."""
+        if not on_purpose:
+            self.resurrection.freeze()
         for session in list(self.sessions.values()):
             self.kill_session(session)
         self._done.set()

@@ -172,11 +172,16 @@ def test_a_crash_during_the_banner_brings_the_same_program_back(termhost: Termho
 
 def test_what_ends_on_purpose_leaves_no_record_and_a_killed_server_leaves_all(
         termhost: Termhost) -> None:
+    """kill-session and kill-server end sessions on purpose (tmux's regress scripts count
+    `ls` lines after kill-server); SIGTERM, as a shutting-down machine sends it, leaves
+    every record."""
     _build(termhost)
     termhost.saved("the records")
     termhost.run("kill-session", "-t", "play")
     wait_until(lambda: not (termhost.records / "play.json").exists(), what="play's record to go")
-    termhost.run("kill-server")
+    server = int(termhost.run("display-message", "-p", "#{pid}").stdout)
+    os.kill(server, signal.SIGTERM)
+    wait_until(lambda: not pid_exists(server), what="the server to end on SIGTERM")
     assert termhost.run("ls").stdout.startswith("work: 2 windows")
     # kill-session on an exited session forgets it, with no server running.
     termhost.run("kill-session", "-t", "work")
@@ -426,3 +431,13 @@ def test_an_exited_name_wins_over_a_live_session_it_is_a_prefix_of(termhost: Ter
     termhost.run("kill-session", "-t", "play")  # exited: forgotten, play2 untouched
     assert termhost.run("ls", "-F", "#{session_name} #{session_exited}").stdout == (
         "play2 0\nwork2 0\n")
+
+
+def test_kill_server_ends_every_session_on_purpose(termhost: Termhost) -> None:
+    """As tmux: after kill-server, `ls` has nothing of the old server's to list."""
+    _build(termhost)
+    termhost.saved("the records")
+    termhost.run("kill-server")
+    wait_until(lambda: not list(termhost.records.glob("*.json")), what="the records to go")
+    done = termhost.run("ls", check=False)
+    assert (done.returncode, done.stdout) == (1, "")

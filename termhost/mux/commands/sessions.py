@@ -194,7 +194,7 @@ async def kill_session(context: Context, flags: dict[str, str], args: list[str])
 
 @command("kill-server")
 async def kill_server(context: Context, flags: dict[str, str], args: list[str]) -> Result:
-    context.server.shutdown()
+    context.server.shutdown(on_purpose=True)
     return Result()
 
 
