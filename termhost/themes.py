@@ -43,6 +43,7 @@ import json
 import os
 import plistlib
 import re
+import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -124,14 +125,18 @@ class Theme:
 
 
 def themes_dir() -> Path:
-    """The shipped themes: `themes/` beside the package (it is installed editable, in place).
+    """The shipped themes: `themes/` beside the package (a checkout, installed editable),
+    else where a wheel installs them (`share/termhost/themes` under the environment).
 
     `$TERMHOST_THEMES_DIR` points elsewhere, for an installation that moved the files.
     """
     override = os.environ.get("TERMHOST_THEMES_DIR")
     if override:
         return Path(override).expanduser()
-    return Path(__file__).resolve().parent.parent / "themes"
+    beside = Path(__file__).resolve().parent.parent / "themes"
+    if beside.is_dir():
+        return beside
+    return Path(sys.prefix) / "share" / "termhost" / "themes"
 
 
 def user_themes_dir() -> Path:
