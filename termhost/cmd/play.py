@@ -49,7 +49,6 @@ from termhost.record.player import (
     timeline,
 )
 from termhost.render import FORMATS, render, snapshot
-from termhost.render.animation import kind_of
 from termhost.terminal import Terminal
 
 __all__ = ["main"]
@@ -129,7 +128,7 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     args = parser.parse_args(list(argv))
     if args.picture is not None and args.screen is not None:
         parser.error("--gif and --screen: one or the other")
-    if args.picture is not None and kind_of(args.picture) is None:
+    if args.picture is not None and _kind_of(args.picture) is None:
         parser.error(f"--gif {args.picture}: the picture must be .gif, .webp, .mp4, .webm "
                      "or a DIRECTORY/")
     if args.screen is None and args.picture is None and (args.format is not None
@@ -160,6 +159,13 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     except _Terminated:
         return 128 + signal.SIGTERM
     return EXIT_FAILURE
+
+
+def _kind_of(path: str) -> str | None:
+    """The picture `path` asks for; Pillow is imported only for a picture."""
+    from termhost.render.animation import kind_of
+
+    return kind_of(path)
 
 
 def _picture(args: argparse.Namespace, header: Header, events: list[Event],
