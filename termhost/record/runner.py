@@ -82,7 +82,7 @@ from termhost.record.tape import (
     Wait,
 )
 from termhost.render import Snapshot, format_for_path, render, snapshot
-from termhost.render.animation import Frame, kind_of, rotated, write_animation
+from termhost.render.animation import Frame, blinking, kind_of, rotated, write_animation
 from termhost.render.raster import Canvas
 from termhost.terminal import Terminal
 from termhost.terminal.keys import KeyModes, encode_key
@@ -207,7 +207,8 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
         if fmt in ("svg", "html"):
             _write(os.path.join(base, output.path), render(screen, fmt, theme))
     if film is not None:
-        made = film.frames(settings.playback_speed, settings.loop_offset)
+        made = film.frames(settings.playback_speed, settings.loop_offset,
+                           settings.cursor_blink)
         for output in pictures:
             write_animation(os.path.join(base, output.path), made, canvas)
     golden = _golden_text(goldens)
@@ -513,14 +514,18 @@ class _Film:
         if not self.hidden:
             self.clock += seconds
 
-    def frames(self, speed: float, loop_offset: float) -> list[Frame]:
-        """The shots as frames, the last one a tick long, `speed` times as fast."""
+    def frames(self, speed: float, loop_offset: float, blink: bool) -> list[Frame]:
+        """The shots as frames, the last one a tick long, `speed` times as fast; the
+        cursor blinking (`blink`) where a screen stays, on the tape's clock."""
         if not self.shots:
             return []
         ends = [start for start, _ in self.shots[1:]] + [
             max(self.clock, self.shots[-1][0] + self.tick)]
-        made = [Frame(screen, (end - start) / speed)
+        made = [Frame(screen, end - start)
                 for (start, screen), end in zip(self.shots, ends, strict=True)]
+        if blink:
+            made = blinking(made)
+        made = [Frame(frame.screen, frame.duration / speed) for frame in made]
         return rotated(made, loop_offset)
 
 

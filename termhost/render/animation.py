@@ -4,7 +4,8 @@ makes them from a recording, a tape's runner on the tape's own clock), with no t
 browser (agg's job for asciinema, and VHS's Output .gif).
 
 - `loop_offset` starts the loop that far into it (per cent), the frames before moved to
-  the end (VHS's LoopOffset).
+  the end (VHS's LoopOffset); `blinking` makes the cursor blink on a screen that stays
+  (VHS's CursorBlink).
 - GIF and WebP are encoded by Pillow: every frame quantized to one palette, made from
   the first frames, with no dithering, so equal screens give equal pixels and the same
   frames give the same bytes; Pillow writes only the part of each frame that changed.
@@ -16,7 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PIL import Image
@@ -24,7 +25,8 @@ from PIL import Image
 from termhost.render.raster import Canvas
 from termhost.render.snapshot import Snapshot
 
-__all__ = ["ANIMATIONS", "Frame", "MissingProgram", "kind_of", "rotated", "write_animation"]
+__all__ = ["ANIMATIONS", "BLINK", "Frame", "MissingProgram", "blinking", "kind_of", "rotated",
+           "write_animation"]
 
 ANIMATIONS = (".gif", ".webp", ".mp4", ".webm")
 """The extensions of moving pictures; a path ending in `/` is a directory of PNG frames.
@@ -57,6 +59,35 @@ def kind_of(path: str) -> str | None:
         return "frames"
     extension = os.path.splitext(path)[1].lower()
     return extension[1:] if extension in ANIMATIONS else None
+
+
+BLINK = 0.6
+"""Seconds the cursor is shown, then hidden, while the screen stays (xterm.js's blink)."""
+
+
+def blinking(made: list[Frame], period: float = BLINK) -> list[Frame]:
+    """The cursor blinking (VHS's CursorBlink): a frame that stays longer than `period`
+    shows its cursor for `period`, then not for `period`, and so on, from its start."""
+    blinked: list[Frame] = []
+    for frame in made:
+        if frame.screen.cursor is None or frame.duration <= period:
+            blinked.append(frame)
+            continue
+        hidden = _without_cursor(frame.screen)
+        left, shown = frame.duration, True
+        while left > 1e-9:
+            step = min(period, left)
+            blinked.append(Frame(frame.screen if shown else hidden, step))
+            left -= step
+            shown = not shown
+    return blinked
+
+
+def _without_cursor(screen: Snapshot) -> Snapshot:
+    lines = tuple(tuple(replace(run, style=replace(run.style, cursor=False))
+                        if run.style.cursor else run for run in line)
+                  for line in screen.lines)
+    return replace(screen, lines=lines, cursor=None)
 
 
 def rotated(made: list[Frame], offset: float) -> list[Frame]:

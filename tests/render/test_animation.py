@@ -13,7 +13,7 @@ from PIL import Image
 
 from termhost.record.asciicast import Event, EventCode
 from termhost.record.frames import frames
-from termhost.render.animation import write_animation
+from termhost.render.animation import blinking, write_animation
 from termhost.render.geometry import Look, cell_pixels
 from termhost.render.raster import Canvas
 from termhost.themes import load_theme
@@ -175,3 +175,35 @@ def test_video_without_ffmpeg_is_one_line_naming_it(tmp_path: Path) -> None:
                                                  "needs ffmpeg, which is not installed (.gif "
                                                  "and .webp do not)\n")
     assert not (tmp_path / "demo.mp4").exists()
+
+
+def test_the_cursor_blinks_on_a_screen_that_stays() -> None:
+    """VHS's CursorBlink: shown 0.6 s, hidden 0.6 s, from the screen's start; a screen
+    with no cursor, or up for less, is left as it is."""
+    made = frames([out(0.0, "$ "), out(1.5, "x"), out(1.8, "\x1b[?25l")], 20, 2, framerate=10)
+    blinked = blinking(made)
+    assert [round(frame.duration, 6) for frame in blinked] == [0.6, 0.6, 0.3, 0.3, 0.1]
+    assert [frame.screen.cursor for frame in blinked] == [(2, 0), None, (2, 0), (3, 0), None]
+    hidden = blinked[1].screen
+    assert not any(run.style.cursor for line in hidden.lines for run in line)
+    assert hidden.lines[0][0].text.rstrip() == "$"  # the text stays
+
+
+def test_a_tape_s_cursor_blinks_unless_cursorblink_is_false(
+        tmp_path: Path) -> None:
+    def delays(setting: str) -> list[int]:
+        tape = tmp_path / "blink.tape"
+        tape.write_text(f"Output blink.gif\nSet Columns 20 Set Rows 3 {setting}\n"
+                        "Set TypingSpeed 0\nType 'x' Sleep 1.5s\n")
+        done = subprocess.run([sys.executable, "-m", "termhost", "tape", "-q", str(tape)],
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert (done.returncode, done.stderr) == (0, "")
+        with Image.open(tmp_path / "blink.gif") as gif:
+            found = []
+            for number in range(gif.n_frames):
+                gif.seek(number)
+                found.append(gif.info["duration"])
+        return found
+
+    assert delays("") == [600, 600, 300]
+    assert delays("Set CursorBlink false") == [1500]
