@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
-import signal
 import struct
 import sys
 import time
@@ -34,7 +33,6 @@ from termhost.mux.clock_mode import ClockMode
 from termhost.mux.copy_mode import CopyMode
 from termhost.process import Child, Command, ExitStatus, spawn_in_pty
 from termhost.process.fd_writer import FdWriter
-from termhost.process.groups import signal_process_group
 from termhost.process.pty_pair import read_master, set_window_size
 from termhost.record.asciicast import RecordingError
 from termhost.terminal import Terminal
@@ -284,14 +282,15 @@ class Pane:
         self._tap(lambda tap: tap.resized(cols, rows))
 
     def kill(self) -> None:
-        """End the pane as tmux does: SIGHUP to its process group, then close the PTY."""
+        """End the pane as tmux does: close the PTY, and the kernel's hangup tells the
+        program (SIGHUP to the terminal's foreground group and its shell, which passes it
+        to its jobs). No SIGHUP of our own to the shell's group: sent while the shell is
+        still reading its rc files, it reaches what they run in the middle of what they do
+        (pyenv's rehash, between taking its lock file and setting the trap that removes
+        it), and every shell on the machine then waits a minute for that lock; the
+        hangup alone never left it (tmux: never either)."""
         if self.killed:
             return  # it went with the first kill
-        if self.child is not None and self.exit_status is None:
-            try:
-                signal_process_group(self.child.pid, signal.SIGHUP)
-            except (PermissionError, ProcessLookupError):
-                pass
         self.killed = True
         if self._announced and self.on_close is not None:
             self.on_close(self)  # kept dead until now
