@@ -21,6 +21,7 @@ from termhost.record.tape import parse_file
 from termhost.terminal import Terminal
 from termhost.themes import asciicast_theme, load_theme
 from tests.conftest import wait_until
+from tests.render.test_animation import gif_delays
 
 TAPES = Path(__file__).parent / "tapes"
 
@@ -448,11 +449,7 @@ def test_a_tape_s_pictures_are_the_same_bytes_every_run_on_the_tape_s_clock(
         runs.append([(tmp_path / name).read_bytes()
                      for name in ("demo.gif", "demo.webp", "demo.png")])
     assert runs[0] == runs[1]
-    with Image.open(tmp_path / "demo.gif") as gif:
-        delays = []
-        for number in range(gif.n_frames):
-            gif.seek(number)
-            delays.append(gif.info["duration"])
+    delays = gif_delays(tmp_path / "demo.gif")
     # a and b (100 ms each; the Sleep's 500 ms on b's screen), c (the typing speed, 50),
     # Enter's screen (50 ms, the Wait's none, the last Sleep's 200)
     assert delays == [100, 600, 50, 250]

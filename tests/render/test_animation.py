@@ -21,6 +21,16 @@ from termhost.themes import load_theme
 THEME = load_theme("nord")
 
 
+def gif_delays(path: Path) -> list[int]:
+    """Each frame's delay in a GIF, in milliseconds, as Pillow reads them back."""
+    with Image.open(path) as gif:
+        delays = []
+        for number in range(gif.n_frames):
+            gif.seek(number)
+            delays.append(int(gif.info["duration"]))
+    return delays
+
+
 def out(at: float, text: str) -> Event:
     return Event(at, EventCode.OUTPUT, text)
 
@@ -112,12 +122,8 @@ def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
     done = _play(str(cast), "--gif", str(tmp_path / "demo.gif"), "-i", "1", "--fps", "25",
                  "--theme", "nord")
     assert (done.returncode, done.stderr) == (0, "")
-    with Image.open(tmp_path / "demo.gif") as gif:
-        delays = []
-        for number in range(gif.n_frames):
-            gif.seek(number)
-            delays.append(gif.info["duration"])
-    assert delays == [280, 320, 400, 1000, 1000, 40]  # 25 fps: 40 ms ticks; 28 s idle: 1 s
+    # 25 fps: 40 ms ticks; the 28 s idle cut to 1 s
+    assert gif_delays(tmp_path / "demo.gif") == [280, 320, 400, 1000, 1000, 40]
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -198,12 +204,7 @@ def test_a_tape_s_cursor_blinks_unless_cursorblink_is_false(
         done = subprocess.run([sys.executable, "-m", "termhost", "tape", "-q", str(tape)],
                               capture_output=True, text=True, timeout=60, check=False)
         assert (done.returncode, done.stderr) == (0, "")
-        with Image.open(tmp_path / "blink.gif") as gif:
-            found = []
-            for number in range(gif.n_frames):
-                gif.seek(number)
-                found.append(gif.info["duration"])
-        return found
+        return gif_delays(tmp_path / "blink.gif")
 
     assert delays("") == [600, 600, 300]
     assert delays("Set CursorBlink false") == [1500]
