@@ -287,8 +287,9 @@ class Pane:
         to its jobs). No SIGHUP of our own to the shell's group: sent while the shell is
         still reading its rc files, it reaches what they run in the middle of what they do
         (pyenv's rehash, between taking its lock file and setting the trap that removes
-        it), and every shell on the machine then waits a minute for that lock; the
-        hangup alone never left it (tmux: never either)."""
+        it), and every shell on the machine then waits a minute for that lock: half the
+        kill-servers right after a new-session left it; the hangup alone, as rarely as
+        tmux (1 in 40)."""
         if self.killed:
             return  # it went with the first kill
         self.killed = True
