@@ -723,7 +723,8 @@ class _Parser:
             if settings.columns is None or settings.rows is None:
                 file, line, column = self.pixels_at or (self.file, 1, 1)
                 cells = " (Set Columns and Set Rows give cells)"
-                self.record(Diagnostic(file, line, column, f"{error}{cells}"))
+                if len(self.errors) < MAX_ERRORS:  # past it the parse stopped already
+                    self.errors.append(Diagnostic(file, line, column, f"{error}{cells}"))
             columns, rows = DEFAULT_GRID
         return replace(settings, width=min(settings.columns or columns, _MAX_CELLS),
                        height=min(settings.rows or rows, _MAX_CELLS))

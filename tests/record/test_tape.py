@@ -537,3 +537,13 @@ def test_an_unknown_theme_is_an_error_at_its_place_with_close_matches() -> None:
     assert error("Set Width 1000\nSet Theme Nrod").startswith(
         "demo.tape:2:11: unknown theme 'Nrod' (did you mean 'nord'")
     assert parse('Set Theme "Catppuccin Latte"', F).settings.theme == "Catppuccin Latte"
+
+
+def test_a_picture_with_no_room_after_many_errors_is_still_a_tape_error() -> None:
+    with pytest.raises(TapeError) as caught:
+        parse("Oops\n" * (MAX_ERRORS - 1) + "Set Width 10\n", F)
+    assert len(caught.value.diagnostics) == MAX_ERRORS
+    assert caught.value.diagnostics[-1].message.startswith("a 10x600 picture has no room")
+    with pytest.raises(TapeError) as caught:
+        parse("Oops\n" * MAX_ERRORS + "Set Width 10\n", F)
+    assert len(caught.value.diagnostics) == MAX_ERRORS
