@@ -41,7 +41,8 @@ _FFMPEG_CODECS = {
 class MissingProgram(OSError):
     """A video format whose encoder (ffmpeg) is not installed: one line names it."""
 _PALETTE_FRAMES = 8
-"""The frames whose colours make the palette: the first ones hold the theme and the text."""
+"""How many frames' colours make the palette: spread over the whole animation, first and
+last among them, so that a colour that comes late (an error in red) is in it too."""
 
 
 @dataclass(frozen=True)
@@ -189,8 +190,10 @@ def _delays(durations: list[float]) -> list[int]:
 
 
 def _palette(pictures: list[Image.Image]) -> Image.Image:
-    """One palette for every frame, from the colours of the first ones side by side."""
-    sample = pictures[:_PALETTE_FRAMES]
+    """One palette for every frame, from the colours of frames across it side by side."""
+    last = len(pictures) - 1
+    count = min(_PALETTE_FRAMES, len(pictures))
+    sample = [pictures[round(index * last / max(1, count - 1))] for index in range(count)]
     width, height = sample[0].size
     strip = Image.new("RGB", (width, height * len(sample)))
     for index, picture in enumerate(sample):

@@ -208,3 +208,20 @@ def test_a_tape_s_cursor_blinks_unless_cursorblink_is_false(
 
     assert delays("") == [600, 600, 300]
     assert delays("Set CursorBlink false") == [1500]
+
+
+def test_a_colour_that_comes_late_keeps_its_value_in_the_gif(tmp_path: Path) -> None:
+    """The palette is made from frames across the animation: a red that shows only in
+    the last of thirty frames is red in the GIF, not the nearest colour of the first."""
+    events = [out(index * 0.1, f"{index} ") for index in range(29)]
+    events.append(out(3.0, "\r\n\x1b[41m    \x1b[0m"))
+    look = Look(font_size=16, padding=10)
+    canvas = Canvas(90, 4, THEME, look, by_cells=True)  # the numbers fit on row 0
+    write_animation(str(tmp_path / "late.gif"), frames(events, 90, 4), canvas)
+    with Image.open(tmp_path / "late.gif") as gif:
+        assert gif.n_frames == 30
+        gif.seek(29)
+        last = gif.convert("RGB")
+    _, height = cell_pixels(look)
+    red = tuple(int(THEME.palette[1][i:i + 2], 16) for i in (1, 3, 5))
+    assert last.getpixel((canvas.layout.left + 2, canvas.layout.top + height + 2)) == red
