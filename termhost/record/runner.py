@@ -181,8 +181,10 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
         theme=asciicast_theme(theme),
     )
     recording = _Recording()
-    canvas = _canvas(tape, theme, base)
     pictures = [output for output in tape.outputs if kind_of(output.path) is not None]
+    drawn = pictures or any(isinstance(command, Screenshot) and command.path.lower().endswith(
+        ".png") for command in tape.commands)
+    canvas = _canvas(tape, theme, base) if drawn else None  # fonts loaded only to draw
     film = _Film(settings.framerate) if pictures else None
     try:
         for output in tape.outputs:
@@ -210,6 +212,7 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
         made = film.frames(settings.playback_speed, settings.loop_offset,
                            settings.cursor_blink)
         for output in pictures:
+            assert canvas is not None  # made for the pictures
             write_animation(os.path.join(base, output.path), made, canvas)
     golden = _golden_text(goldens)
     return RunResult(
@@ -533,7 +536,7 @@ class _Player:
     """One run of a tape's commands against a session."""
 
     def __init__(self, session: _Session, tape: Tape, tape_path: str, theme: Theme,
-                 canvas: Canvas, film: _Film | None = None) -> None:
+                 canvas: Canvas | None, film: _Film | None = None) -> None:
         self.session, self.tape, self.tape_path, self.theme = session, tape, tape_path, theme
         self.canvas = canvas
         self.film = film
@@ -621,6 +624,7 @@ class _Player:
                 target = os.path.join(os.path.dirname(command.file), path)
                 screen = snapshot(session.terminal)
                 if path.lower().endswith(".png"):
+                    assert self.canvas is not None  # made for the tape's PNG screenshots
                     self.canvas.paint(screen).save(target, optimize=False)
                 else:
                     _write(target, render(screen, format_for_path(path), self.theme))
