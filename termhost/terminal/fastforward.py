@@ -373,7 +373,8 @@ class _Renderer:
         CR LF per line would; they stay encoded until someone looks."""
         screen = self.screen
         top = screen.cursor.y
-        rows = self._rows(lines, row_counts, visible=len(lines))
+        rows = _marked_blanks(self._rows(lines, row_counts, visible=len(lines)), 0, lines,
+                              row_counts)
         for y, row in enumerate(rows, top):
             if isinstance(row, str) and row.startswith(_WRAPPED):
                 screen.wrapped.add(y)
@@ -459,7 +460,9 @@ class _Renderer:
             if was_wrapped:
                 screen.wrapped.add(y)
         # The new visible rows stay encoded until someone looks (Screen.lay_out_pending).
-        for y, row_or_deferred in enumerate(new[len(new) - (above - len(kept)) :], len(kept)):
+        first = len(new) - (above - len(kept))
+        visible = _marked_blanks(new, first, lines[tail_start:], row_counts)
+        for y, row_or_deferred in enumerate(visible[first:], len(kept)):
             if isinstance(row_or_deferred, str) and row_or_deferred.startswith(_WRAPPED):
                 screen.wrapped.add(y)
             screen.pending_rows[y] = row_or_deferred
@@ -502,6 +505,46 @@ class DeferredRow:
 
     def encode(self) -> str:
         return self.block.row(self.index)
+
+    def written(self) -> bool:
+        return bool(_SGR_ONLY.sub("", self.block.lines[self.index]))
+
+
+class _WrittenBlank:
+    """A row of blanks in the default colours: stored as an empty line, but used."""
+
+    __slots__ = ()
+
+    def encode(self) -> str:
+        return ""
+
+    def written(self) -> bool:
+        return True
+
+
+_WRITTEN_BLANK = _WrittenBlank()
+
+
+def _marked_blanks(rows: list[str | DeferredRow], first: int, lines: list[str],
+                   row_counts: list[int]) -> list[str | DeferredRow | _WrittenBlank]:
+    """`rows` (of `lines`, `row_counts` each) with those from `first` on that were
+    written with blanks only marked (`_WRITTEN_BLANK`): they encode to nothing, as rows
+    of empty lines do, but tmux counts them used. Rare, so looked for at C speed first."""
+    if "" not in rows[first:]:
+        return rows  # type: ignore[return-value]  # the list is only read
+    marked: list[str | DeferredRow | _WrittenBlank] = list(rows)
+    index = 0
+    for line, count in zip(lines, row_counts, strict=True):
+        last = index + count - 1  # only a line's last row can be empty
+        if last >= first and rows[last] == "" and (count > 1 or _written(line)):
+            marked[last] = _WRITTEN_BLANK
+        index += count
+    return marked
+
+
+def _written(line: str) -> bool:
+    """Whether a one-row line writes cells: anything but SGR, BEL and tabs."""
+    return bool(_SGR_ONLY.sub("", line).replace("\x07", "").replace("\t", ""))
 
 
 def _sgr_cache(default: Cell, link: str) -> SgrCache:

@@ -53,6 +53,8 @@ BRACKETED_PASTE = 2004 << 5
 SYNCHRONIZED_OUTPUT = 2026 << 5
 _MOUSE_TRACKING = (MOUSE_X10, MOUSE_NORMAL, MOUSE_BUTTON, MOUSE_ANY)
 _MOUSE_ENCODINGS = (MOUSE_UTF8, MOUSE_SGR, MOUSE_URXVT)
+_WRITTEN_BLANK = decode_line(" ")[0]
+"""The cell a blank written in the default colours leaves (what marks its row used)."""
 
 
 @lru_cache(maxsize=4096)
@@ -168,6 +170,8 @@ class Screen(pyte.Screen):
             cells = decode_line(encoded)
             if cells:
                 buffer[y].update(enumerate(cells))
+            elif not isinstance(row, str) and row.written():
+                buffer[y][0] = _WRITTEN_BLANK  # used, as the parser's blanks leave it
             noted[id(buffer[y])] = (buffer[y], dict(buffer[y]), columns, encoded)
         live = {id(row) for row in buffer.values()}  # rows that left are forgotten
         self._laid_out = {key: note for key, note in self._laid_out.items() if key in live}

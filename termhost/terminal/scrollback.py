@@ -164,6 +164,11 @@ class Deferred(Protocol):
     def encode(self) -> str:
         """The line as `encode_row` would have stored it."""
 
+    def written(self) -> bool:
+        """Whether anything was written on the row, blanks too: tmux counts written
+        cells as used (ED 2 scrolls rows down to the last used one into the
+        scrollback), and a row of blanks encodes to nothing, as an untouched row does."""
+
 
 class Scrollback:
     """Up to `limit` stored lines, oldest first; index 0 is the oldest kept."""

@@ -154,3 +154,25 @@ def test_a_plain_log_wider_than_the_screen_equals_the_full_feed(
     for t in (fast, full):
         t.feed(data)
     assert state(fast) == state(full)
+
+
+def test_a_row_of_written_blanks_is_used_when_the_screen_is_cleared() -> None:
+    """A line of spaces uses its row, as tmux's grid counts it (the cells are set): ED 2
+    then scrolls it into the scrollback (grid_view_clear_history), though it is stored
+    empty. Only an empty line leaves its row unused. Hypothesis found the flood path
+    leaving such a row unused."""
+    cases = [((1, 2), " \r\n", [""]), ((4, 2), "\x1b[31m\x1b[0m \r\n", [""]),
+             ((4, 2), "\r\n", []), ((4, 2), "a\r\nb\r\n  \r\n", ["a", "b", ""]),
+             ((2, 3), "a\r\n   \r\n", ["a", "\1", ""]), ((4, 2), "a\r\n\t\r\n", ["a"])]
+    for size, text, history in cases:
+        for flush in (False, True):
+            fast = Terminal(*size, history_limit=5)
+            full = Terminal(*size, history_limit=5)
+            full.fast_path = False
+            for terminal in (fast, full):
+                terminal.feed(text.encode())
+                if flush:
+                    terminal.flush()
+                terminal.feed(b"\x1b[2J")
+            assert full.history.raw() == history, text
+            assert state(fast) == state(full), (text, flush)
