@@ -106,6 +106,9 @@ def _parser() -> VerbParser:
                         help="with --gif: frames a second at most (default 50)")
     parser.add_argument("--font-size", type=_whole, default=14, metavar="PX",
                         help="with --gif: the font's size in pixels (default 14, as agg)")
+    parser.add_argument("--antialias", action=argparse.BooleanOptionalAction, default=None,
+                        help="with --gif: anti-aliased text (default: crisp in a .gif, where "
+                             "shades cost twice the bytes; anti-aliased in the others)")
     parser.add_argument("--theme", metavar="NAME",
                         help="with --screen or --gif: the colours (ansi, svg, html, pictures)")
     return parser
@@ -134,6 +137,8 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     if args.screen is None and args.picture is None and (args.format is not None
                                                          or args.theme is not None):
         parser.error("--format and --theme go with --screen")
+    if args.picture is None and args.antialias is not None:
+        parser.error("--antialias goes with --gif")
     try:
         header, events = _read(args.file)
         if args.picture is not None:
@@ -183,7 +188,7 @@ def _picture(args: argparse.Namespace, header: Header, events: list[Event],
     look = Look(font_size=args.font_size, padding=max(1, args.font_size // 2))
     canvas = Canvas(header.cols, header.rows, theme, look, by_cells=True)
     try:
-        write_animation(args.picture, made, canvas)
+        write_animation(args.picture, made, canvas, antialias=args.antialias)
     except MissingProgram as error:
         sys.stderr.write(f"{_PROG}: {error}\n")
         return EXIT_FAILURE

@@ -82,7 +82,13 @@ from termhost.record.tape import (
     Wait,
 )
 from termhost.render import Snapshot, format_for_path, render, snapshot
-from termhost.render.animation import Frame, blinking, kind_of, rotated, write_animation
+from termhost.render.animation import (
+    MOVING_PICTURES,
+    Frame,
+    blinking,
+    rotated,
+    write_animation,
+)
 from termhost.render.raster import Canvas
 from termhost.terminal import Terminal
 from termhost.terminal.keys import KeyModes, encode_key
@@ -164,9 +170,9 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
     or RecordingError for an output that cannot be written."""
     base = os.path.dirname(tape_path)
     for output in tape.outputs:
-        if kind_of(output.path) in ("mp4", "webm") and shutil.which("ffmpeg") is None:
+        if output.form in ("mp4", "webm") and shutil.which("ffmpeg") is None:
             raise RunError(f"{_where(output)}: Output {output.path}: "
-                           f".{kind_of(output.path)} needs ffmpeg, which is not installed "
+                           f".{output.form} needs ffmpeg, which is not installed "
                            "(.gif and .webp do not)")
     environment = _environment(tape)
     argv = _find_programs(tape, environment.get("PATH"))
@@ -181,14 +187,14 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
         theme=asciicast_theme(theme),
     )
     recording = _Recording()
-    pictures = [output for output in tape.outputs if kind_of(output.path) is not None]
+    pictures = [output for output in tape.outputs if output.form in MOVING_PICTURES]
     drawn = pictures or any(isinstance(command, Screenshot) and command.path.lower().endswith(
         ".png") for command in tape.commands)
     canvas = _canvas(tape, theme, base) if drawn else None  # fonts loaded only to draw
     film = _Film(settings.framerate) if pictures else None
     try:
         for output in tape.outputs:
-            if output.path.lower().endswith(".cast"):
+            if output.form == "cast":
                 recording.writers.append(writer_for(2, os.path.join(base, output.path), header))
         command = Command(argv[0], argv[1:], env=environment, cwd=base or None)
         terminal = Terminal(settings.width, settings.height)
@@ -205,21 +211,21 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
     finally:
         recording.close(0.0)
     for output in tape.outputs:
-        fmt = os.path.splitext(output.path)[1].lower().lstrip(".")
-        if fmt in ("svg", "html"):
-            _write(os.path.join(base, output.path), render(screen, fmt, theme))
+        if output.form in ("svg", "html"):
+            _write(os.path.join(base, output.path), render(screen, output.form, theme))
     if film is not None:
         made = film.frames(settings.playback_speed, settings.loop_offset,
                            settings.cursor_blink)
         for output in pictures:
             assert canvas is not None  # made for the pictures
-            write_animation(os.path.join(base, output.path), made, canvas)
+            write_animation(os.path.join(base, output.path), made, canvas,
+                            kind=output.form, antialias=settings.antialias)
     golden = _golden_text(goldens)
     return RunResult(
         {
             os.path.join(base, output.path): golden
             for output in tape.outputs
-            if output.path.lower().endswith(".txt")
+            if output.form == "golden"
         }
     )
 
@@ -271,7 +277,8 @@ def _canvas(tape: Tape, theme: Theme, base: str) -> Canvas:
     try:
         return Canvas(settings.width, settings.height, theme, settings.look,
                       by_cells=settings.columns is not None or settings.rows is not None,
-                      border_radius=settings.border_radius, margin_fill=fill)
+                      border_radius=settings.border_radius, margin_fill=fill,
+                      antialias=settings.antialias is not False)
     except (OSError, ValueError) as error:  # Pillow: UnidentifiedImageError is an OSError
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise RunError(f"{_declared(tape, 'MarginFill')}Set MarginFill: cannot read "
@@ -541,7 +548,7 @@ class _Player:
         self.canvas = canvas
         self.film = film
         """The moving pictures' frames, when the tape has any to make."""
-        self.golden = any(output.path.lower().endswith(".txt") for output in tape.outputs)
+        self.golden = any(output.form == "golden" for output in tape.outputs)
         self.clipboard = ""
         """What the tape's last Copy put there, for Paste."""
 

@@ -39,9 +39,11 @@ Decisions, and where they follow or leave VHS:
   PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill, FontFamily) are taken
   and kept, with no warning, and shape the pictures: `Output x.gif`, `x.webp`, `x.mp4`,
   `x.webm` (ffmpeg's), `frames/` (a PNG a frame) and `Screenshot x.png`
-  (termhost.render.raster and .animation). VHS's `.png` and `.ascii` outputs are ignored
-  with a warning, so a VHS tape still runs; other unknown settings and extensions are
-  errors.
+  (termhost.render.raster and .animation). Text is anti-aliased, but crisp in a GIF
+  (half the bytes), unless termhost's `Set Antialias true|false` says. As in VHS, an
+  Output's extension says what it is: `.ascii` and `.test` are golden text as `.txt` is,
+  `.png` is a directory of frames, and any other is a GIF (with a warning here). An
+  unknown setting is an error.
 - `Copy "text"` puts text in the tape's clipboard (VHS: the system's), and `Paste` types it
   at once, as VHS does.
 - `Set Theme` takes a theme's name (VHS's names, `"Catppuccin Latte"`, find termhost's
@@ -147,10 +149,12 @@ class Located:
 
 @dataclass(frozen=True)
 class Output(Located):
-    """A file to write: .cast, .txt (a golden text), .svg, .html, .gif, .webp or a directory
-    of PNG frames (ending in `/`); as written, not resolved."""
+    """A file to write, its path as written (not resolved), and what it is (`form`)."""
 
     path: str
+    form: str = ""
+    """cast, golden (.txt, and VHS's .ascii and .test), svg, html, gif, webp, mp4, webm,
+    or frames (a directory of PNGs: a path ending in `/`, or VHS's `.png`)."""
 
 
 @dataclass(frozen=True)
@@ -303,6 +307,8 @@ class Settings:
     """A #rrggbb colour or an image's path; "" for the theme's background."""
     font_family: str = ""
     """"" for VHS's own list of fonts."""
+    antialias: bool | None = None
+    """termhost's Set Antialias: None draws text anti-aliased in all but a GIF."""
 
 
 @dataclass(frozen=True)
@@ -668,18 +674,22 @@ _SETTING_FIELDS = {
     "Framerate": "framerate",
     "PlaybackSpeed": "playback_speed",
     "LoopOffset": "loop_offset",
+    "Antialias": "antialias",
 }
-"""Every setting, VHS's and termhost's (Columns, Rows), and the Settings field it sets
-(`look.` a field of the picture's Look)."""
+"""Every setting, VHS's and termhost's (Columns, Rows, Antialias), and the Settings
+field it sets (`look.` a field of the picture's Look)."""
 _PACING = frozenset({"TypingSpeed", "WaitTimeout", "WaitPattern"})
 """Settings folded into the commands after them, so they may change anywhere."""
 _PIXELS = frozenset(name for name, field in _SETTING_FIELDS.items() if field.startswith("look."))
 """The settings the terminal's cells follow from, when Columns and Rows do not say."""
 _WINDOW_BARS = ("Colorful", "ColorfulRight", "Rings", "RingsRight")
-_OUTPUTS = ".cast, .txt, .svg, .html, .gif, .webp, .mp4, .webm"
 _SHOTS = ".png, .svg, .html, .txt"
-_VHS_VIDEO_FILES = (".png", ".ascii")
-"""VHS's outputs termhost does not write (yet): ignored with a warning, so the tape runs."""
+_OUTPUT_FORMS = {".cast": "cast", ".txt": "golden", ".ascii": "golden", ".test": "golden",
+                 ".svg": "svg", ".html": "html", ".gif": "gif", ".webp": "webp",
+                 ".mp4": "mp4", ".webm": "webm", ".png": "frames"}
+"""An Output's form by its extension, as VHS reads them (.ascii and .test are its golden
+text, .png its directory of frames); a path ending in `/` is frames, and VHS writes any
+other extension as a GIF."""
 
 
 class _Parser:
@@ -809,14 +819,13 @@ class _Parser:
         extension = os.path.splitext(path.text)[1].lower()
         if len(self.files) > 1:
             self.warn(head.column, "Output in a sourced tape is ignored")
-        elif extension in _VHS_VIDEO_FILES:
-            self.warn(path.column, f"Output {_quoted(path.text)} is ignored: termhost writes "
-                      f"{_OUTPUTS} and DIRECTORY/ (a PNG a frame)")
-        elif extension not in _OUTPUTS.split(", ") and not path.text.endswith("/"):
-            raise _LineError(path.column, f"Output {_quoted(path.text)} must be one of "
-                             f"{_OUTPUTS} or DIRECTORY/")
-        else:
-            self.outputs.append(Output(path.text, **self.where(head)))
+            return
+        form = "frames" if path.text.endswith(("/", os.sep)) else _OUTPUT_FORMS.get(extension)
+        if form is None:
+            self.warn(path.column, f"Output {_quoted(path.text)} is written as a GIF, as VHS "
+                      f"writes an extension other than {', '.join(_OUTPUT_FORMS)}")
+            form = "gif"
+        self.outputs.append(Output(path.text, form, **self.where(head)))
 
     def parse_require(self, head: _Head, cursor: _Cursor) -> None:
         program = cursor.value("Require needs a program")
@@ -1110,6 +1119,7 @@ _SETTING_PARSERS: dict[str, Callable[[_Cursor, str], SettingValue]] = {
     "Framerate": _whole(1),
     "PlaybackSpeed": _decimal(0, above=True),
     "LoopOffset": _decimal(0, percent=True),
+    "Antialias": _setting_flag,
 }
 
 _COMMANDS: dict[str, _Spec] = {

@@ -6,13 +6,23 @@ browser (agg's job for asciinema, and VHS's Output .gif).
 - `loop_offset` starts the loop that far into it (per cent), the frames before moved to
   the end (VHS's LoopOffset); `blinking` makes the cursor blink on a screen that stays
   (VHS's CursorBlink).
-- GIF and WebP are encoded by Pillow: every frame quantized to one palette, made from
-  the first frames, with no dithering, so equal screens give equal pixels and the same
-  frames give the same bytes; Pillow writes only the part of each frame that changed.
+- GIF and WebP are encoded by Pillow, and the same frames give the same bytes. A GIF's
+  frames are quantized to one palette of 255 colours, made from frames spread across
+  it, with no dithering, so equal screens give equal pixels. Each frame after the first
+  holds only the rectangle that changed, and in it the pixels that did not change are
+  the 256th, transparent, index: long runs of one index, which LZW codes in a few bytes
+  (an editor's line and its status line, far apart, cost two lines, not the screen
+  between them).
+- A GIF's text is crisp (not anti-aliased) unless asked otherwise: LZW codes the many
+  shades of anti-aliased glyph edges at about twice the bytes, and a README's GIF is
+  read at its size, where hinted one-bit glyphs are as legible (bench/gif.py: 1.8 MB
+  crisp, 4 MB smooth, for a minute of shell, editor and scrolling log). Every other
+  format is anti-aliased: their coders do not pay for it.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -20,17 +30,19 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from termhost.render.raster import Canvas
 from termhost.render.snapshot import Snapshot
 
-__all__ = ["ANIMATIONS", "BLINK", "Frame", "MissingProgram", "blinking", "kind_of", "rotated",
-           "write_animation"]
+__all__ = ["ANIMATIONS", "BLINK", "MOVING_PICTURES", "Frame", "MissingProgram", "blinking",
+           "kind_of", "rotated", "write_animation"]
 
 ANIMATIONS = (".gif", ".webp", ".mp4", ".webm")
 """The extensions of moving pictures; a path ending in `/` is a directory of PNG frames.
 GIF and WebP are Pillow's; MP4 and WebM are ffmpeg's, given the frames."""
+MOVING_PICTURES = ("gif", "webp", "mp4", "webm", "frames")
+"""What `write_animation` writes."""
 _FFMPEG_CODECS = {
     "mp4": ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20", "-an"],
     "webm": ["-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-crf", "30", "-b:v", "0", "-an"],
@@ -40,9 +52,14 @@ _FFMPEG_CODECS = {
 
 class MissingProgram(OSError):
     """A video format whose encoder (ffmpeg) is not installed: one line names it."""
+
+
 _PALETTE_FRAMES = 8
 """How many frames' colours make the palette: spread over the whole animation, first and
 last among them, so that a colour that comes late (an error in red) is in it too."""
+_UNCHANGED = 255
+"""A GIF's transparent index, which no colour of its palette (255 of them) takes: a pixel
+that kept the colour it had in the frame before."""
 
 
 @dataclass(frozen=True)
@@ -109,13 +126,17 @@ def rotated(made: list[Frame], offset: float) -> list[Frame]:
     return made
 
 
-def write_animation(path: str, made: list[Frame], canvas: Canvas) -> None:
+def write_animation(path: str, made: list[Frame], canvas: Canvas, *, kind: str | None = None,
+                    antialias: bool | None = None) -> None:
     """`made` drawn by `canvas` into `path`: a .gif or .webp that loops, an .mp4 or .webm
     (ffmpeg's: MissingProgram without it), or a directory (a path ending in `/`) of
-    frame-00001.png... with their delays in durations.txt."""
-    kind = kind_of(path)
-    if kind is None:
+    frame-00001.png... with their delays in durations.txt; `kind` (one of MOVING_PICTURES)
+    says which, whatever the path's extension. The text is anti-aliased as `antialias` says; by
+    default in all but a GIF."""
+    kind = kind or kind_of(path)
+    if kind not in MOVING_PICTURES:
         raise ValueError(f"{path}: not a moving picture (.gif, .webp, .mp4, .webm or DIR/)")
+    canvas = canvas.with_antialias(kind != "gif" if antialias is None else antialias)
     pictures = [canvas.paint(frame.screen) for frame in made]
     delays = _delays([frame.duration for frame in made])
     if kind in _FFMPEG_CODECS:
@@ -129,14 +150,33 @@ def write_animation(path: str, made: list[Frame], canvas: Canvas) -> None:
         (directory / "durations.txt").write_text("".join(f"{delay}\n" for delay in delays))
         return
     if kind == "gif":
-        palette = _palette(pictures)
-        pictures = [picture.quantize(palette=palette, dither=Image.Dither.NONE)
-                    for picture in pictures]
-        pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=delays,
-                         loop=0, optimize=False, disposal=1)
+        _write_gif(path, pictures, delays)
     else:
-        pictures[0].save(path, save_all=True, append_images=pictures[1:], duration=delays,
-                         loop=0, lossless=True, method=4)
+        pictures[0].save(path, format="WEBP", save_all=True, append_images=pictures[1:],
+                         duration=delays, loop=0, lossless=True, method=4)
+
+
+def _write_gif(path: str, pictures: list[Image.Image], delays: list[int]) -> None:
+    """The frames in one palette, each after the first with its unchanged pixels
+    transparent; Pillow crops each to the rectangle that changed (disposal 1: a frame
+    is drawn over the one before)."""
+    palette = _palette(pictures)
+    indexed = [picture.quantize(palette=palette, dither=Image.Dither.NONE)
+               for picture in pictures]
+    coded = [indexed[0], *(_changes(before, after)
+                           for before, after in itertools.pairwise(indexed))]
+    coded[0].save(path, format="GIF", save_all=True, append_images=coded[1:],
+                  duration=delays, loop=0, optimize=False, disposal=1, transparency=_UNCHANGED)
+
+
+def _changes(before: Image.Image, after: Image.Image) -> Image.Image:
+    """`after` with the pixels whose index is `before`'s made `_UNCHANGED`."""
+    difference = ImageChops.subtract_modulo(after, before)  # indices: 0 where unchanged
+    unchanged = Image.frombytes("L", after.size, difference.tobytes()).point(
+        [255, *(0,) * 255], "1")
+    changes = after.copy()
+    changes.paste(_UNCHANGED, mask=unchanged)
+    return changes
 
 
 def _encode_video(path: str, kind: str, pictures: list[Image.Image],
@@ -198,4 +238,5 @@ def _palette(pictures: list[Image.Image]) -> Image.Image:
     strip = Image.new("RGB", (width, height * len(sample)))
     for index, picture in enumerate(sample):
         strip.paste(picture, (0, index * height))
-    return strip.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    return strip.quantize(colors=_UNCHANGED, method=Image.Quantize.MEDIANCUT,
+                          dither=Image.Dither.NONE)

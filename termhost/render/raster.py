@@ -16,10 +16,15 @@ Pillow and no browser. PNG screenshots and the frames of GIFs and WebPs come fro
   recording) is just large enough for them.
 - Rows are drawn once and kept by their contents: a frame of an animation redraws only
   the rows that changed.
+- Text is anti-aliased unless `antialias` is off: then each glyph is FreeType's hinted
+  one-bit rendering, crisp as a terminal's bitmap font. A GIF wants that (see
+  termhost.render.animation): its 256 colours and LZW coding take anti-aliased text at
+  about twice the bytes.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import shutil
 import subprocess
@@ -63,8 +68,10 @@ class Canvas:
     as large as the cells need (a recording, Set Columns), not Width x Height."""
 
     def __init__(self, cols: int, rows: int, theme: Theme, look: Look, *,
-                 by_cells: bool = False, border_radius: int = 0, margin_fill: str = "") -> None:
+                 by_cells: bool = False, border_radius: int = 0, margin_fill: str = "",
+                 antialias: bool = True) -> None:
         self.cols, self.rows, self.theme, self.look = cols, rows, theme, look
+        self.antialias = antialias
         self.cell_width, self.cell_height = cell_pixels(look)
         self.layout = self._layout(by_cells)
         self.border_radius = border_radius
@@ -75,6 +82,14 @@ class Canvas:
         self.baseline = (self.cell_height - ascent - descent) // 2 + ascent
         self._rows: OrderedDict[Line, Image.Image] = OrderedDict()
         self._frame = self._window()
+
+    def with_antialias(self, antialias: bool) -> Canvas:
+        """This canvas, or one like it whose text is (or is not) anti-aliased."""
+        if antialias == self.antialias:
+            return self
+        other = copy.copy(self)  # the fonts and the window are shared, never changed
+        other.antialias, other._rows = antialias, OrderedDict()
+        return other
 
     @property
     def size(self) -> tuple[int, int]:
@@ -160,6 +175,7 @@ class Canvas:
         drawn = Image.new("RGB", (self.cols * self.cell_width, self.cell_height),
                           self.theme.background)
         draw = ImageDraw.Draw(drawn)
+        draw.fontmode = "L" if self.antialias else "1"
         for run in line:
             self._run(draw, run)
         self._rows[line] = drawn

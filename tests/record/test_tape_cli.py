@@ -316,14 +316,21 @@ def test_bash_vim_and_less_match_their_golden_screens(
     assert (status, err) == (0, ""), out
 
 
-def test_vhs_outputs_are_warned_about_unless_quiet(
+def test_vhs_outputs_as_vhs_writes_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = 'Output demo.ascii\nSet FontSize 20\nSet TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n'
+    """VHS's ExecuteOutput: .ascii is the golden text .txt is, and any extension it does
+    not know is a GIF (here with a warning, unless -q: likely a typo)."""
+    text = ('Output demo.ascii\nOutput demo.txt\nOutput demo.mov\nSet FontSize 20\n'
+            'Set TypingSpeed 0\nType "echo vhs"\nEnter\nWait\n')
     status, _, err, tape = run_tape(tmp_path, text, capsys)
-    assert (status, err) == (0, f'{tape}:1:8: warning: Output "demo.ascii" is ignored: termhost'
-                                " writes .cast, .txt, .svg, .html, .gif, .webp, .mp4, .webm and"
-                                " DIRECTORY/ (a PNG a frame)\n")
+    assert (status, err) == (0, f'{tape}:3:8: warning: Output "demo.mov" is written as a GIF, '
+                                "as VHS writes an extension other than .cast, .txt, .ascii, "
+                                ".test, .svg, .html, .gif, .webp, .mp4, .webm, .png\n")
+    golden = (tmp_path / "demo.ascii").read_text()
+    assert golden == (tmp_path / "demo.txt").read_text() and "echo vhs" in golden
+    with Image.open(tmp_path / "demo.mov") as gif:
+        assert gif.format == "GIF"
     assert run_tape(tmp_path, text, capsys, "-q")[:3] == (0, "", "")
 
 
@@ -363,7 +370,7 @@ def test_a_vhs_tape_makes_its_gif_webp_frames_and_png(
     """VHS's outputs without a browser: the GIF, WebP and PNG are Width x Height pixels,
     their last frame shows what the tape typed and what it printed; the window bar's dots
     and the margin's fill are where VHS puts them."""
-    text = ("Output demo.gif\nOutput demo.webp\nOutput frames/\n"
+    text = ("Output demo.gif\nOutput demo.webp\nOutput frames/\nOutput shots.png\n"
             "Set Width 640 Set Height 320 Set FontSize 16 Set Padding 16 Set Margin 8\n"
             "Set MarginFill '#674EFF' Set WindowBar Colorful Set Framerate 25\n"
             "Set TypingSpeed 0\nType 'echo pictured' Sleep 200ms Enter Wait+Screen"
@@ -376,18 +383,52 @@ def test_a_vhs_tape_makes_its_gif_webp_frames_and_png(
         assert shot.convert("RGB").getpixel((2, 2)) == (0x67, 0x4E, 0xFF)
         assert shot.convert("RGB").getpixel((8 + 15, 8 + 15)) == (0xFF, 0x4F, 0x4D)
         last = shot.convert("RGB")
-    for name in ("demo.gif", "demo.webp"):
-        with Image.open(tmp_path / name) as moving:
-            assert moving.size == (640, 320) and moving.n_frames >= 2, name
-            first = moving.convert("RGB")
-            moving.seek(moving.n_frames - 1)
-            final = moving.convert("RGB")
-        # the last frame is the screenshot's screen, to within the GIF's palette; the first
-        # is not (the command's output came later)
-        assert _changed(final, last) == 0, name
-        assert _changed(first, last) > 100, name
-    with Image.open(tmp_path / "frames" / "frame-00001.png") as frame:
-        assert frame.size == (640, 320)
+    first, final = _first_and_last(tmp_path / "demo.webp")
+    # the last frame is the screenshot's screen; the first is not (the output came later)
+    assert _changed(final, last) == 0
+    assert _changed(first, last) > 100
+    # the GIF's is too, but with crisp text: the window's pixels are the same, and its
+    # text has no shades between the theme's colours
+    first, final = _first_and_last(tmp_path / "demo.gif")
+    assert _changed(first, last) > 100
+    bar = (0, 0, 640, 40)
+    assert final.size == (640, 320)
+    assert final.crop(bar).tobytes() == last.crop(bar).tobytes()
+    assert len(_colours(final)) < 12 < len(_colours(last))
+    for frames in ("frames", "shots.png"):  # VHS's `Output x.png` is its frames' directory
+        with Image.open(tmp_path / frames / "frame-00001.png") as frame:
+            assert frame.size == (640, 320)
+
+
+def test_set_antialias_says_how_every_picture_draws_its_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """termhost's Set Antialias: false draws crisp text everywhere (the GIF's last frame
+    is then the screenshot, pixel for pixel), true anti-aliases the GIF's too."""
+    def run(setting: str) -> tuple[Image.Image, Image.Image]:
+        text = (f"Output demo.gif\nSet Columns 30 Set Rows 4 {setting}\nSet TypingSpeed 0\n"
+                "Type 'echo crisp' Enter Wait+Screen /(?m)^crisp$/\nScreenshot shot.png\n")
+        status, _, err, _ = run_tape(tmp_path, text, capsys)
+        assert (status, err) == (0, "")
+        with Image.open(tmp_path / "shot.png") as shot:
+            return _first_and_last(tmp_path / "demo.gif")[1], shot.convert("RGB")
+
+    final, shot = run("Set Antialias false")
+    assert final.tobytes() == shot.tobytes()
+    assert len(_colours(shot)) < 12
+    final, shot = run("Set Antialias true")
+    assert len(_colours(final)) > 12 and _changed(final, shot) == 0
+
+
+def _first_and_last(path: Path) -> tuple[Image.Image, Image.Image]:
+    with Image.open(path) as moving:
+        first = moving.convert("RGB")
+        moving.seek(moving.n_frames - 1)
+        return first, moving.convert("RGB")
+
+
+def _colours(picture: Image.Image) -> set[tuple[int, int, int]]:
+    return {colour for _, colour in picture.getcolors(1 << 24) or []}
 
 
 def _changed(one: Image.Image, other: Image.Image) -> int:

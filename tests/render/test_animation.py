@@ -95,6 +95,30 @@ def test_a_gif_decodes_to_its_frames_delays_size_and_colours(tmp_path: Path) -> 
         (left, top + 2 * height, left + 2 * width, top + 3 * height)).tobytes()
 
 
+def test_each_gif_frame_decodes_to_its_screen_drawn_crisp(tmp_path: Path) -> None:
+    """A frame after the first holds only the pixels that changed (the rest are the
+    transparent index), and a GIF's text is crisp unless asked: each frame, composed as a
+    viewer composes them, is exactly its screen drawn with crisp text. The changes include
+    two far apart (an editor's line and its status line), a pixel going back to the colour
+    it had two frames before, and a colour going away."""
+    events = [out(0.0, "\x1b[H\x1b[2Jtop line\x1b[4;1Hstatus 1"),
+              out(0.1, "\x1b[1;1Hxop\x1b[4;8H2"), out(0.2, "\x1b[1;1Ht"),
+              out(0.3, "\x1b[2;1H\x1b[41;33mred\x1b[0m"), out(0.4, "\x1b[2;1H\x1b[K")]
+    canvas = Canvas(20, 4, THEME, Look(font_size=16, padding=10), by_cells=True)
+    made = frames(events, 20, 4, framerate=50)
+    assert len(made) == 5
+    write_animation(str(tmp_path / "edit.gif"), made, canvas)
+    crisp = canvas.with_antialias(False)
+    with Image.open(tmp_path / "edit.gif") as gif:
+        assert gif.n_frames == 5
+        for number, frame in enumerate(made):
+            gif.seek(number)
+            assert gif.convert("RGB").tobytes() == crisp.paint(frame.screen).tobytes(), number
+    shades = {colour for _, colour in canvas.paint(made[3].screen).getcolors(1 << 24) or []}
+    assert len(shades) > 2 * len({colour for _, colour in crisp.paint(
+        made[3].screen).getcolors(1 << 24) or []})  # the canvas itself stays anti-aliased
+
+
 def test_webp_and_a_directory_of_frames(tmp_path: Path) -> None:
     canvas = Canvas(20, 4, THEME, Look(font_size=16, padding=10), by_cells=True)
     made = frames(_recording(), 20, 4)
@@ -124,6 +148,15 @@ def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (0, "")
     # 25 fps: 40 ms ticks; the 28 s idle cut to 1 s
     assert gif_delays(tmp_path / "demo.gif") == [280, 320, 400, 1000, 1000, 40]
+    # crisp text by default; --antialias shades its edges
+    shades = []
+    for antialias in ([], ["--antialias"]):
+        done = _play(str(cast), "--gif", str(tmp_path / "demo.gif"), *antialias)
+        assert (done.returncode, done.stderr) == (0, "")
+        with Image.open(tmp_path / "demo.gif") as gif:
+            gif.seek(gif.n_frames - 1)
+            shades.append(len(gif.convert("RGB").getcolors(1 << 24) or []))
+    assert shades[1] > 2 * shades[0]
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -134,6 +167,8 @@ def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
     (["--gif", "/no/such/dir/a.gif"], "termhost play: cannot write /no/such/dir/a.gif: No "
                                       "such file or directory\n"),
     (["--gif", "a.gif", "--fps", "0"], None),
+    (["--antialias"], "termhost play: --antialias goes with --gif (try 'termhost play "
+                      "--help')\n"),
 ])
 def test_play_gif_refuses_in_one_line(tmp_path: Path, args: list[str],
                                       message: str | None) -> None:
