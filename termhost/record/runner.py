@@ -632,7 +632,8 @@ class _Player:
                 screen = snapshot(session.terminal)
                 if path.lower().endswith(".png"):
                     assert self.canvas is not None  # made for the tape's PNG screenshots
-                    self.canvas.paint(screen).save(target, optimize=False)
+                    canvas = self.canvas.fitting(screen.cols, screen.rows)  # after a Resize
+                    canvas.paint(screen).save(target, optimize=False)
                 else:
                     _write(target, render(screen, format_for_path(path), self.theme))
             case Marker(label=label):

@@ -136,7 +136,8 @@ def write_animation(path: str, made: list[Frame], canvas: Canvas, *, kind: str |
     kind = kind or kind_of(path)
     if kind not in MOVING_PICTURES:
         raise ValueError(f"{path}: not a moving picture (.gif, .webp, .mp4, .webm or DIR/)")
-    canvas = canvas.with_antialias(kind != "gif" if antialias is None else antialias)
+    canvas = canvas.with_antialias(kind != "gif" if antialias is None else antialias).fitting(
+        max(frame.screen.cols for frame in made), max(frame.screen.rows for frame in made))
     pictures = [canvas.paint(frame.screen) for frame in made]
     delays = _delays([frame.duration for frame in made])
     if kind in _FFMPEG_CODECS:

@@ -71,7 +71,7 @@ class Canvas:
                  by_cells: bool = False, border_radius: int = 0, margin_fill: str = "",
                  antialias: bool = True) -> None:
         self.cols, self.rows, self.theme, self.look = cols, rows, theme, look
-        self.antialias = antialias
+        self.by_cells, self.antialias = by_cells, antialias
         self.cell_width, self.cell_height = cell_pixels(look)
         self.layout = self._layout(by_cells)
         self.border_radius = border_radius
@@ -82,6 +82,16 @@ class Canvas:
         self.baseline = (self.cell_height - ascent - descent) // 2 + ascent
         self._rows: OrderedDict[Line, Image.Image] = OrderedDict()
         self._frame = self._window()
+
+    def fitting(self, cols: int, rows: int) -> Canvas:
+        """This canvas, or one like it large enough for a `cols` x `rows` screen too (a
+        tape's Resize, a recording's resize event): every frame of a moving picture has
+        its size. A smaller screen is drawn from the top left."""
+        if cols <= self.cols and rows <= self.rows:
+            return self
+        return Canvas(max(cols, self.cols), max(rows, self.rows), self.theme, self.look,
+                      by_cells=self.by_cells, border_radius=self.border_radius,
+                      margin_fill=self.margin_fill, antialias=self.antialias)
 
     def with_antialias(self, antialias: bool) -> Canvas:
         """This canvas, or one like it whose text is (or is not) anti-aliased."""

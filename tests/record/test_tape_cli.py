@@ -494,3 +494,21 @@ def test_a_tape_s_pictures_are_the_same_bytes_every_run_on_the_tape_s_clock(
     # a and b (100 ms each; the Sleep's 500 ms on b's screen), c (the typing speed, 50),
     # Enter's screen (50 ms, the Wait's none, the last Sleep's 200)
     assert delays == [100, 600, 50, 250]
+
+
+def test_a_resize_mid_tape_widens_its_pictures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """termhost's Resize to a larger grid: every frame of the GIF takes the size the
+    largest screen needs, and a PNG screenshot after it holds the whole new screen (both
+    were cut to the first size's canvas)."""
+    text = ("Output demo.gif\nSet Columns 20 Set Rows 3 Set Antialias false\n"
+            "Set TypingSpeed 0\nScreenshot small.png\nResize 40x5\n"
+            "Type 'printf %039d 7' Enter Wait+Screen /0{30}7/\nScreenshot big.png\n")
+    status, _, err, _ = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, "")
+    with Image.open(tmp_path / "small.png") as small, Image.open(tmp_path / "big.png") as big:
+        assert big.width > small.width + 100 and big.height > small.height
+        first, final = _first_and_last(tmp_path / "demo.gif")
+        assert first.size == final.size == big.size
+        assert final.tobytes() == big.convert("RGB").tobytes()
