@@ -224,6 +224,9 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
                            settings.cursor_blink)
         for output in pictures:
             assert canvas is not None  # made for the pictures
+            if not made:
+                raise RunError(f"{_where(output)}: Output {output.path}: nothing was shown "
+                               "to draw (every command was hidden: Hide with no Show after)")
             write_animation(os.path.join(base, output.path), made, canvas,
                             kind=output.form, antialias=settings.antialias)
     golden = _golden_text(goldens)

@@ -16,7 +16,7 @@ browser (agg's job for asciinema, and VHS's Output .gif).
 - A GIF's text is crisp (not anti-aliased) unless asked otherwise: LZW codes the many
   shades of anti-aliased glyph edges at about twice the bytes, and a README's GIF is
   read at its size, where hinted one-bit glyphs are as legible (bench/gif.py: 1.8 MB
-  crisp, 4 MB smooth, for a minute of shell, editor and scrolling log). Every other
+  crisp, 3.9 MB smooth, for a minute of shell, editor and scrolling log). Every other
   format is anti-aliased: their coders do not pay for it.
 """
 

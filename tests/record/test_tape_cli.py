@@ -512,3 +512,15 @@ def test_a_resize_mid_tape_widens_its_pictures(
         first, final = _first_and_last(tmp_path / "demo.gif")
         assert first.size == final.size == big.size
         assert final.tobytes() == big.convert("RGB").tobytes()
+
+
+def test_a_picture_of_a_tape_that_hid_everything_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """VHS records nothing while hidden; a GIF needs a frame: the run says so in one line
+    (it was an internal error), after writing the outputs that do not need one."""
+    text = "Output demo.cast\nOutput demo.gif\nHide\nType 'echo hidden' Enter\n"
+    status, _, err, tape = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (1, f"{tape}:2: Output demo.gif: nothing was shown to draw (every "
+                                "command was hidden: Hide with no Show after)\n")
+    assert (tmp_path / "demo.cast").exists() and not (tmp_path / "demo.gif").exists()
