@@ -15,6 +15,10 @@ against bash (the runner's default shell), 80x24, in three variants:
   golden       TypingSpeed 0, Output .cast and .txt: a CI golden test; the runner settles
                (SETTLE_QUIET without output) after every command to take its screen
   bare         TypingSpeed 0, Output .cast: the runner's own cost, nothing scripted
+  pictures     TypingSpeed 50ms, Output .gif and .webp: a README's demo; the frames
+               follow the tape's clock, so the typing costs no wall time, but each key's
+               screen is taken once settled (30 ms after a character's echo, 0.1 s after
+               another key's output), and the pictures are drawn and encoded at the end
 
 Each variant runs `--runs` times (round-robin, so that machine noise hits all alike); the
 median, the fastest and the slowest are printed. No other tape runner is installed here to
@@ -40,6 +44,7 @@ VARIANTS = {
     "recording": ("50ms", ("demo.cast",)),
     "golden": ("0", ("demo.cast", "demo.txt")),
     "bare": ("0", ("demo.cast",)),
+    "pictures": ("50ms", ("demo.gif", "demo.webp")),
 }
 
 
