@@ -76,6 +76,7 @@ from termhost.record.tape import (
     Resize,
     Scope,
     Screenshot,
+    Scroll,
     Set,
     Show,
     Sleep,
@@ -208,7 +209,7 @@ async def run_tape(tape: Tape, tape_path: str) -> RunResult:
         session = _Session(child, master, terminal, recording)
         try:
             goldens = await _Player(session, tape, tape_path, theme, canvas, film).play()
-            screen = snapshot(terminal)  # before the shutdown: vim would leave its screen
+            screen = session.view()  # before the shutdown: vim would leave its screen
         finally:
             try:
                 recording.close(session.elapsed())  # first: the shutdown is not recorded
@@ -364,6 +365,8 @@ class _Session:
         self.loop = asyncio.get_running_loop()
         self.start = self.loop.time()
         self.last_output = self.start
+        self.scrolled = 0
+        """Rows the view is up in the scrollback (ScrollUp); 0 shows the screen."""
         self.output_came = asyncio.Event()
         """Set at each output, for a settle waiting for a typed character's echo."""
         self.closed = False
@@ -388,7 +391,10 @@ class _Session:
                 break
             self.last_output = self.loop.time()
             self.output_came.set()
+            stored = len(self.terminal.history)
             self.terminal.feed(data)
+            if self.scrolled:  # as xterm.js, a scrolled view keeps its rows as more come
+                self.scroll_view(len(self.terminal.history) - stored)
             self.recording.output(data, self.elapsed())
         self.terminal.catch_up()
 
@@ -396,6 +402,21 @@ class _Session:
         if not self.closed:
             self.closed = True
             self.loop.remove_reader(self.master)
+
+    def view(self) -> Snapshot:
+        """What the terminal shows: the screen, or the scrollback's rows it is scrolled
+        up to."""
+        return snapshot(self.terminal, scrolled=self.scrolled)
+
+    def scroll_view(self, rows: int) -> None:
+        """The view `rows` further up in the scrollback (down when negative), within it."""
+        self.scrolled = max(0, min(self.scrolled + rows, len(self.terminal.history)))
+
+    def type(self, data: bytes) -> None:
+        """Keys from the tape: the view returns to the screen first, as xterm.js's does
+        on input (scrollOnUserInput), then `send`."""
+        self.scrolled = 0
+        self.send(data)
 
     def send(self, data: bytes) -> None:
         """Bytes to the shell as typed; what the PTY cannot take now goes when it can."""
@@ -455,14 +476,14 @@ class _Session:
     def screen_text(self) -> str:
         """The screen as a golden file holds it: rows without trailing blanks, no trailing
         empty rows."""
-        return render(snapshot(self.terminal), "txt").rstrip("\n")
+        return render(self.view(), "txt").rstrip("\n")
 
     def scope_text(self, scope: Scope) -> str:
         """What a Wait or Expect searches: the cursor's line, or the screen."""
         if scope == "screen":
             return self.screen_text()
-        rows = render(snapshot(self.terminal), "txt").split("\n")
-        return rows[min(self.terminal.cursor[1], len(rows) - 1)]
+        rows = render(self.view(), "txt").split("\n")
+        return rows[min(self.terminal.cursor[1], len(rows) - 1)]  # VHS: the view's row
 
     def resize(self, cols: int, rows: int) -> None:
         if not self.closed:
@@ -529,11 +550,10 @@ class _Film:
         self.shots: list[tuple[float, Snapshot]] = []
         self.hidden = False
 
-    def shoot(self, terminal: Terminal) -> None:
+    def shoot(self, screen: Snapshot) -> None:
         """The screen now, at the tape's clock (kept only if it changed)."""
         if self.hidden:
             return
-        screen = snapshot(terminal)
         if self.shots and self.shots[-1][1] == screen:
             return
         if self.shots and self.shots[-1][0] == self.clock:
@@ -613,15 +633,15 @@ class _Player:
         session = self.session
         match command:
             case Type(text=text, speed=speed) if speed <= 0:
-                session.send(text.encode())
+                session.type(text.encode())
                 await self.frame(0.0)
             case Type(text=text, speed=speed):
                 for character in text:
-                    session.send(character.encode())
+                    session.type(character.encode())
                     await self.pace(speed, echo=character.isprintable())
             case Key(name=name, count=count, speed=speed):
                 for _ in range(count):
-                    session.send(encode_key(name, session.key_modes()))
+                    session.type(encode_key(name, session.key_modes()))
                     await self.pace(speed)
             case Sleep(seconds=seconds) if self.film is not None:
                 await self.film_sleep(self.film, seconds)
@@ -650,7 +670,7 @@ class _Player:
             case Screenshot(path=path):
                 await session.settle()
                 target = os.path.join(os.path.dirname(command.file), path)
-                screen = snapshot(session.terminal)
+                screen = session.view()
                 if path.lower().endswith(".png"):
                     assert self.canvas is not None  # made for the tape's PNG screenshots
                     canvas = self.canvas.fitting(screen.cols, screen.rows)  # after a Resize
@@ -662,8 +682,16 @@ class _Player:
             case Copy(text=text):
                 self.clipboard = text
             case Paste():
-                session.send(self.clipboard.encode())  # at once, as VHS pastes
+                session.type(self.clipboard.encode())  # at once, as VHS pastes
                 await self.frame(0.0)
+            case Scroll(rows=rows, speed=speed):
+                for _ in range(abs(rows)):
+                    session.scroll_view(-1 if rows > 0 else 1)
+                    if self.film is None:
+                        await asyncio.sleep(speed)
+                    else:  # no output to wait for: the view moved
+                        self.film.shoot(session.view())
+                        self.film.advance(speed)
             case Resize(cols=cols, rows=rows):
                 session.resize(cols, rows)
                 session.recording.each(lambda writer: writer.resize(cols, rows, session.elapsed()))
@@ -681,7 +709,7 @@ class _Player:
         """Making pictures: the screen once output has settled, up for `seconds`."""
         if self.film is not None:
             await self.session.settle(echo=echo)
-            self.film.shoot(self.session.terminal)
+            self.film.shoot(self.session.view())
             self.film.advance(seconds)
 
     async def film_sleep(self, film: _Film, seconds: float) -> None:
@@ -692,7 +720,7 @@ class _Player:
         start = session.loop.time()
         ticks = max(1, round(seconds / film.tick))
         for number in range(ticks):
-            film.shoot(session.terminal)
+            film.shoot(session.view())
             film.advance(seconds / ticks)
             due = start + (number + 1) * seconds / ticks
             await asyncio.sleep(max(0.0, due - session.loop.time()))

@@ -46,6 +46,9 @@ Decisions, and where they follow or leave VHS:
   unknown setting is an error.
 - `Copy "text"` puts text in the tape's clipboard (VHS: the system's), and `Paste` types it
   at once, as VHS does.
+- `ScrollUp N` and `ScrollDown N` (VHS's, with `@speed` as keys have) move the view a row
+  at a time into the scrollback and back: the pictures, golden screens, Wait and Expect
+  see the view; the next key brings it back to the screen, as xterm.js does.
 - `Set Theme` takes a theme's name (VHS's names, `"Catppuccin Latte"`, find termhost's
   `catppuccin-latte`) or a VHS theme as a JSON object on the line.
 - `Source other.tape` is read relative to the tape that names it (VHS: the working
@@ -89,6 +92,7 @@ __all__ = [
     "Resize",
     "Scope",
     "Screenshot",
+    "Scroll",
     "Set",
     "SettingValue",
     "Settings",
@@ -266,8 +270,17 @@ class Paste(Located):
     """The clipboard typed at once (nothing, when nothing was copied)."""
 
 
+@dataclass(frozen=True)
+class Scroll(Located):
+    """VHS's ScrollUp and ScrollDown: the view moved `rows` (up when negative) into the
+    scrollback and back, a row at a time, `speed` seconds apart; no key is sent."""
+
+    rows: int
+    speed: float
+
+
 Command = (Type | Key | Sleep | Wait | Expect | Hide | Show | Screenshot | Marker | Resize
-           | Copy | Paste)
+           | Copy | Paste | Scroll)
 """What the runner executes, in order."""
 
 
@@ -924,6 +937,12 @@ class _Parser:
         count = _count(cursor.word()) if _NUMBER.fullmatch(cursor.peek()) else 1
         self.add(Key(name, count, speed, **self.where(head)))
 
+    def parse_scroll(self, head: _Head, cursor: _Cursor) -> None:
+        speed = self.duration_at(head, self.current.typing_speed)
+        count = _count(cursor.word()) if _NUMBER.fullmatch(cursor.peek()) else 1
+        rows = -count if head.name == "ScrollUp" else count
+        self.add(Scroll(rows, speed, **self.where(head)))
+
     def parse_sleep(self, head: _Head, cursor: _Cursor) -> None:
         self.add(Sleep(_duration_words(cursor, "Sleep needs a duration"), **self.where(head)))
 
@@ -1141,5 +1160,7 @@ _COMMANDS: dict[str, _Spec] = {
     "Resize": _Spec(_Parser.parse_resize),
     "Copy": _Spec(_Parser.parse_copy),
     "Paste": _Spec(_Parser.parse_paste),
+    "ScrollUp": _Spec(_Parser.parse_scroll, at=True),
+    "ScrollDown": _Spec(_Parser.parse_scroll, at=True),
 }
 """Every command, as tmux declares its commands: one entry each, next to its parser."""

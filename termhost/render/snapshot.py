@@ -24,7 +24,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from termhost.terminal.cell import WIDE_STUB, Cell
+from termhost.terminal.cell import BLANK, WIDE_STUB, Cell
 from termhost.terminal.emulator import Terminal
 from termhost.themes import Theme
 
@@ -97,22 +97,27 @@ class Snapshot:
     title: str
 
 
-def snapshot(terminal: Terminal, title: str | None = None) -> Snapshot:
-    """The visible screen of `terminal` now; `title` replaces the one the application set."""
+def snapshot(terminal: Terminal, title: str | None = None, *, scrolled: int = 0) -> Snapshot:
+    """The visible screen of `terminal` now; `title` replaces the one the application set.
+    `scrolled`: the view that many rows up into the scrollback (a terminal's scrolled
+    viewport: the newest stored rows above the screen's first, the cursor moved down with
+    the screen, and gone with its row)."""
     screen = terminal.screen
     cols, rows = terminal.cols, terminal.rows
+    history = terminal.history
+    scrolled = max(0, min(scrolled, len(history)))
     cursor: tuple[int, int] | None = None
-    if screen.cursor_visible:
+    if screen.cursor_visible and min(int(screen.cursor.y), rows - 1) + scrolled < rows:
         x, y = min(int(screen.cursor.x), cols - 1), min(int(screen.cursor.y), rows - 1)
         if x > 0 and screen.buffer[y][x].data == WIDE_STUB:
             x -= 1  # on the right half of a wide character: the character is the cell
-        cursor = (x, y)
+        cursor = (x, y + scrolled)
+    stored = [history.cells(index) for index in range(len(history) - scrolled, len(history))]
+    cells = [[*row[:cols], *[BLANK] * (cols - len(row))] for row in stored[:rows]] + [
+        [screen.buffer[y][x] for x in range(cols)] for y in range(rows - min(scrolled, rows))]
     lines = tuple(
-        _line(
-            [screen.buffer[y][x] for x in range(cols)],
-            cursor[0] if cursor is not None and cursor[1] == y else -1,
-        )
-        for y in range(rows)
+        _line(row, cursor[0] if cursor is not None and cursor[1] == y else -1)
+        for y, row in enumerate(cells)
     )
     name = screen.title if title is None else title
     return Snapshot(cols, rows, lines, cursor, _printable(str(name)))

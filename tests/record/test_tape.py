@@ -25,6 +25,7 @@ from termhost.record.tape import (
     Require,
     Resize,
     Screenshot,
+    Scroll,
     Set,
     Settings,
     Show,
@@ -173,6 +174,12 @@ def test_vhs_picture_settings_are_taken_and_outputs_read_as_vhs_reads_them() -> 
     assert [str(warning) for warning in tape.warnings] == [
         'demo.tape:10:8: Output "demo.mov" is written as a GIF, as VHS writes an extension '
         "other than .cast, .txt, .ascii, .test, .svg, .html, .gif, .webp, .mp4, .webm, .png"]
+
+
+def test_scrollup_and_scrolldown_take_a_count_and_a_speed_as_keys_do() -> None:
+    tape = parse("ScrollUp 12\nScrollDown@100ms 3 Sleep 1\nScrollUp", F)
+    assert tape.commands == (Scroll(-12, 0.05, **at(1)), Scroll(3, 0.1, **at(2)),
+                             Sleep(1.0, **at(2, 20)), Scroll(-1, 0.05, **at(3)))
 
 
 def test_several_commands_on_a_line_as_vhs_reads_them() -> None:

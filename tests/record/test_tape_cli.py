@@ -472,6 +472,10 @@ def test_the_vhs_corpus_parses_and_runs(tmp_path: Path, name: str,
     if name == "commands":
         screens = (tmp_path / "commands.txt").read_text()
         assert "> echo pasted\npasted\n" in screens  # Copy, then Paste typed it at once
+        # the screens after ScrollUp 10 and ScrollDown 4 (then Sleep, Screenshot): the
+        # view's last row, a number of the seq, is 4 further on
+        *_, up, down, _, _ = screens.split(f"\n{GOLDEN_SEPARATOR}\n")
+        assert int(down.split()[-1]) - int(up.split()[-1]) == 4
 
 
 def test_a_tape_s_pictures_are_the_same_bytes_every_run_on_the_tape_s_clock(
@@ -524,3 +528,25 @@ def test_a_picture_of_a_tape_that_hid_everything_is_one_line(
     assert (status, err) == (1, f"{tape}:2: Output demo.gif: nothing was shown to draw (every "
                                 "command was hidden: Hide with no Show after)\n")
     assert (tmp_path / "demo.cast").exists() and not (tmp_path / "demo.gif").exists()
+
+
+def test_scrollup_and_scrolldown_move_the_view_as_vhs_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """VHS's ScrollUp/ScrollDown (xterm.js's scrollLines, a row a step): the golden
+    screens, Expect and the pictures see the view, not the screen; it stops at the oldest
+    row, and a key brings it back to the screen (xterm.js's scrollOnUserInput)."""
+    text = ("Output demo.txt\nOutput demo.gif\nSet Columns 30 Set Rows 5 Set TypingSpeed 0\n"
+            "Type 'for i in $(seq 1 60); do echo line-$i; done' Enter Wait+Screen /line-60/\n"
+            "ScrollUp@20ms 12\nExpect+Screen /line-45\\nline-46/\nScrollDown@10ms 6\n"
+            "Screenshot view.txt\nScrollUp 1000\nExpect+Screen /^> for i in/\n"
+            "Type 'x'\nExpect+Screen /line-60\\n> x$/\n")
+    status, _, err, _ = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, "")
+    assert (tmp_path / "view.txt").read_text() == "".join(
+        f"line-{n}\n" for n in range(51, 56))
+    screens = (tmp_path / "demo.txt").read_text().split(f"\n{GOLDEN_SEPARATOR}\n")
+    assert screens[3].split("\n")[0] == "line-45"  # after ScrollUp 12 (Type, Enter, Wait)
+    assert screens[5].split("\n")[0] == "line-51"  # after ScrollDown 6
+    with Image.open(tmp_path / "demo.gif") as gif:  # each step is a frame
+        assert gif.n_frames >= 12 + 6  # (at TypingSpeed 0 they would share an instant)
