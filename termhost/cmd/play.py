@@ -106,6 +106,9 @@ def _parser() -> VerbParser:
                         help="with --gif: frames a second at most (default 50)")
     parser.add_argument("--font-size", type=_whole, default=14, metavar="PX",
                         help="with --gif: the font's size in pixels (default 14, as agg)")
+    parser.add_argument("--font-family", metavar="NAMES",
+                        help="with --gif: the first installed of these families (\"Fira "
+                             "Code, Menlo\"; default: DejaVu Sans Mono, shipped)")
     parser.add_argument("--antialias", action=argparse.BooleanOptionalAction, default=None,
                         help="with --gif: anti-aliased text (default: crisp in a .gif, where "
                              "shades cost twice the bytes; anti-aliased in the others)")
@@ -137,8 +140,8 @@ def main(argv: Sequence[str], where: Where | None = None) -> int:
     if args.screen is None and args.picture is None and (args.format is not None
                                                          or args.theme is not None):
         parser.error("--format and --theme go with --screen")
-    if args.picture is None and args.antialias is not None:
-        parser.error("--antialias goes with --gif")
+    if args.picture is None and (args.antialias is not None or args.font_family is not None):
+        parser.error("--antialias and --font-family go with --gif")
     try:
         header, events = _read(args.file)
         if args.picture is not None:
@@ -181,11 +184,19 @@ def _picture(args: argparse.Namespace, header: Header, events: list[Event],
     from termhost.render.animation import MissingProgram, write_animation
     from termhost.render.geometry import Look
     from termhost.render.raster import Canvas
+    from termhost.render.typeface import find_face
 
     theme = themes.load_theme(args.theme or "default")
     made = frames(events, header.cols, header.rows, framerate=args.fps, idle_limit=idle,
                   speed=args.speed)
-    look = Look(font_size=args.font_size, padding=max(1, args.font_size // 2))
+    face = None
+    if args.font_family is not None:
+        face = find_face(args.font_family)
+        if face is None:
+            sys.stderr.write(f"{_PROG}: --font-family {args.font_family}: none of it is "
+                             "installed (fc-list lists what is)\n")
+            return EXIT_FAILURE
+    look = Look(font_size=args.font_size, padding=max(1, args.font_size // 2), face=face)
     canvas = Canvas(header.cols, header.rows, theme, look, by_cells=True)
     try:
         write_animation(args.picture, made, canvas, antialias=args.antialias)

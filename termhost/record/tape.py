@@ -33,10 +33,12 @@ Decisions, and where they follow or leave VHS:
   (TypingSpeed, as in VHS, and WaitTimeout and WaitPattern) may change anywhere and apply to
   the commands after them: they are folded into those commands' values.
 - Width and Height are pixels, as in VHS: the terminal gets the cells VHS's terminal has
-  in such a picture, from FontSize, LetterSpacing, LineHeight, Padding, Margin and WindowBar
-  (termhost.render.geometry; VHS's defaults give 76x15). `Set Columns N` and `Set Rows N`
-  give cells outright, and win over the pixels. VHS's other picture settings (Framerate,
-  PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill, FontFamily) are taken
+  in such a picture, from FontSize, FontFamily's metrics, LetterSpacing, LineHeight,
+  Padding, Margin and WindowBar (termhost.render.geometry; VHS's defaults give 76x15). The
+  first installed family of FontFamily draws the pictures too (termhost.render.typeface);
+  with none installed, a warning, and VHS's JetBrains Mono's metrics. `Set Columns N` and
+  `Set Rows N` give cells outright, and win over the pixels. VHS's other picture settings
+  (Framerate, PlaybackSpeed, LoopOffset, CursorBlink, BorderRadius, MarginFill) are taken
   and kept, with no warning, and shape the pictures: `Output x.gif`, `x.webp`, `x.mp4`,
   `x.webm` (ffmpeg's), `frames/` (a PNG a frame) and `Screenshot x.png`
   (termhost.render.raster and .animation). Text is anti-aliased, but crisp in a GIF
@@ -71,6 +73,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from termhost.render.geometry import Look, PixelSizeError, grid
+from termhost.render.typeface import find_face
 from termhost.terminal.keys import UnknownKey, encode_key, parse_key
 from termhost.themes import Theme, ThemeError, find_theme_file, unknown_theme, vhs_theme
 
@@ -862,7 +865,19 @@ class _Parser:
         else:
             change = {field: value}
         self.current = replace(self.current, **change)
+        if name.text == "FontFamily":
+            self.font_family(name.column, str(value))
         self.declarations.append(Set(name.text, value, **self.where(head)))
+
+    def font_family(self, column: int, families: str) -> None:
+        """Set FontFamily: the first of its families installed draws the pictures, and
+        the cells follow its metrics; with none installed, a warning, and VHS's."""
+        face = find_face(families)
+        if face is None and families:
+            self.warn(column, f"FontFamily {_quoted(families)} is not installed: cells "
+                      "as JetBrains Mono's (VHS's first choice), drawn in DejaVu Sans Mono")
+        self.current = replace(self.current, look=replace(self.current.look, face=face))
+        self.pixels_at = (self.file, self.line, column)
 
     def parse_env(self, head: _Head, cursor: _Cursor) -> None:
         self.before_first_command("Env", head)

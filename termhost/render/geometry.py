@@ -14,7 +14,8 @@ what is left of the picture:
 
 The font is VHS's first choice, JetBrains Mono, whose metrics (an advance of 0.6 em, and an
 ascent plus descent of 1.32 em) are exact fractions here, so 22 px gives a 14 x 30 cell and
-VHS's defaults give 76 x 15, the grid of VHS's own default-settings golden screens.
+VHS's defaults give 76 x 15, the grid of VHS's own default-settings golden screens; or the
+`Face` Set FontFamily found installed (termhost.render.typeface), with its own metrics.
 Arithmetic is done in fractions: a float product such as 1.32 x 25 rounds up a cell.
 """
 
@@ -24,7 +25,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Look", "PixelSizeError", "cell_pixels", "grid"]
+__all__ = ["Face", "Look", "PixelSizeError", "cell_pixels", "grid"]
 
 ADVANCE = Fraction(600, 1000)
 """JetBrains Mono's advance width, in em (600 of 1000 units)."""
@@ -41,6 +42,17 @@ class PixelSizeError(ValueError):
 
 
 @dataclass(frozen=True)
+class Face:
+    """A font family as pictures use it: its files (regular, bold, italic, bold italic)
+    and the metrics its cells follow, in em (the advance of a `W`, ascent plus descent)."""
+
+    family: str
+    files: tuple[str, str, str, str]
+    advance: Fraction
+    line: Fraction
+
+
+@dataclass(frozen=True)
 class Look:
     """The settings that shape VHS's picture, with VHS's defaults."""
 
@@ -54,6 +66,9 @@ class Look:
     window_bar: str = ""
     """"" for none, else Colorful, ColorfulRight, Rings or RingsRight."""
     window_bar_size: int = 30
+    face: Face | None = None
+    """Set FontFamily's font, when one of its families is installed; None: cells as
+    JetBrains Mono's (VHS's first choice), drawn in the shipped DejaVu Sans Mono."""
 
     @property
     def bar(self) -> int:
@@ -69,8 +84,9 @@ def _js_round(value: Fraction) -> int:
 def cell_pixels(look: Look) -> tuple[int, int]:
     """A cell's width and height in pixels, as xterm.js measures them."""
     size = Fraction(look.font_size)
-    width = math.floor(ADVANCE * size) + _js_round(Fraction(look.letter_spacing))
-    height = math.floor(math.ceil(LINE * size) * Fraction(look.line_height))
+    advance, line = (look.face.advance, look.face.line) if look.face else (ADVANCE, LINE)
+    width = math.floor(advance * size) + _js_round(Fraction(look.letter_spacing))
+    height = math.floor(math.ceil(line * size) * Fraction(look.line_height))
     return max(1, width), max(1, height)
 
 

@@ -5,7 +5,8 @@ Pillow and no browser. PNG screenshots and the frames of GIFs and WebPs come fro
 - The cells are the size termhost.render.geometry gives VHS's terminal (FontSize,
   LetterSpacing, LineHeight), so a tape's picture has the cells its terminal had. The
   glyphs are DejaVu Sans Mono's (shipped beside this module with its licence, so that the
-  same screen gives the same bytes on every machine), drawn one per cell at the cell's
+  same screen gives the same bytes on every machine), or those of Set FontFamily's font
+  when it is installed (termhost.render.typeface), drawn one per cell at the cell's
   left edge and on a baseline centred in the cell: a row never drifts off the grid. Bold
   and italic have fonts of their own; faint is the colour halfway to the background.
 - A character the font lacks (CJK, emoji) is drawn with the font fontconfig names for
@@ -30,21 +31,18 @@ import shutil
 import subprocess
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from termhost.render.geometry import TTYD_INSET, Look, cell_pixels
 from termhost.render.snapshot import Line, Run, Snapshot, colours
+from termhost.render.typeface import FONTS, SHIPPED_FILES
 from termhost.themes import Theme
 
 __all__ = ["BAR_COLOURS", "FONTS", "Canvas", "has_glyph"]
 
-FONTS = Path(__file__).parent / "fonts"
-"""DejaVu Sans Mono, regular, bold, oblique and both, with its licence."""
-_FACES = {(False, False): "DejaVuSansMono.ttf", (True, False): "DejaVuSansMono-Bold.ttf",
-          (False, True): "DejaVuSansMono-Oblique.ttf",
-          (True, True): "DejaVuSansMono-BoldOblique.ttf"}
+_STYLES = ((False, False), (True, False), (False, True), (True, True))
+"""(bold, italic) of a Face's files, in their order."""
 BAR_COLOURS = ("#ff4f4d", "#febb00", "#00cc1d")
 """The window bar's three dots, left to right (VHS's Colorful)."""
 _RING = "#333333"
@@ -76,8 +74,9 @@ class Canvas:
         self.layout = self._layout(by_cells)
         self.border_radius = border_radius
         self.margin_fill = margin_fill
-        self._fonts = {style: ImageFont.truetype(str(FONTS / name), look.font_size)
-                       for style, name in _FACES.items()}
+        files = look.face.files if look.face else SHIPPED_FILES
+        self._fonts = {style: ImageFont.truetype(files[index], look.font_size)
+                       for index, style in enumerate(_STYLES)}
         ascent, descent = self._fonts[False, False].getmetrics()
         self.baseline = (self.cell_height - ascent - descent) // 2 + ascent
         self._rows: OrderedDict[Line, Image.Image] = OrderedDict()

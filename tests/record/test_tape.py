@@ -176,6 +176,26 @@ def test_vhs_picture_settings_are_taken_and_outputs_read_as_vhs_reads_them() -> 
         "other than .cast, .txt, .ascii, .test, .svg, .html, .gif, .webp, .mp4, .webm, .png"]
 
 
+def test_fontfamily_s_first_installed_family_gives_the_cells_its_metrics() -> None:
+    """VHS's FontFamily is a CSS list: its first installed family draws, and xterm.js's
+    cells follow its metrics. DejaVu Sans Mono (ascent plus descent 1.165 em) makes a
+    26-pixel line at 22 px: 18 rows of VHS's default picture, not JetBrains Mono's 15."""
+    tape = parse('Set FontFamily "No Such Font, DejaVu Sans Mono"\nType x', F)
+    assert tape.settings.look.face is not None
+    assert tape.settings.look.face.family == "DejaVu Sans Mono"
+    assert (tape.settings.width, tape.settings.height) == (76, 18)
+    assert tape.warnings == ()
+
+
+def test_fontfamily_with_no_family_installed_is_a_warning_and_vhs_s_metrics() -> None:
+    tape = parse('Set FontFamily "No Such Font"\nType x', F)
+    assert (tape.settings.look.face, tape.settings.width, tape.settings.height) == (
+        None, 76, 15)
+    assert [str(warning) for warning in tape.warnings] == [
+        'demo.tape:1:5: FontFamily "No Such Font" is not installed: cells as JetBrains '
+        "Mono's (VHS's first choice), drawn in DejaVu Sans Mono"]
+
+
 def test_scrollup_and_scrolldown_take_a_count_and_a_speed_as_keys_do() -> None:
     tape = parse("ScrollUp 12\nScrollDown@100ms 3 Sleep 1\nScrollUp", F)
     assert tape.commands == (Scroll(-12, 0.05, **at(1)), Scroll(3, 0.1, **at(2)),

@@ -18,6 +18,9 @@ from termhost.cmd import tape as tape_verb
 from termhost.record.asciicast import EventCode, open_reader, output_bytes
 from termhost.record.runner import GOLDEN_SEPARATOR
 from termhost.record.tape import parse_file
+from termhost.render import snapshot
+from termhost.render.geometry import Look
+from termhost.render.raster import Canvas
 from termhost.terminal import Terminal
 from termhost.themes import asciicast_theme, load_theme
 from tests.conftest import wait_until
@@ -550,3 +553,26 @@ def test_scrollup_and_scrolldown_move_the_view_as_vhs_does(
     assert screens[5].split("\n")[0] == "line-51"  # after ScrollDown 6
     with Image.open(tmp_path / "demo.gif") as gif:  # each step is a frame
         assert gif.n_frames >= 12 + 6  # (at TypingSpeed 0 they would share an instant)
+
+
+def test_fontfamily_draws_in_the_installed_family_with_its_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Set FontFamily's first installed family (fontconfig's DejaVu Serif here, whose `W`
+    is 1.03 em wide) gives the terminal its cells, 23 x 26 pixels at 22 px (46 x 18 in
+    VHS's default 1200 x 600), and draws the screenshot: pixel for pixel what a canvas
+    in that face draws of the same screen."""
+    text = ('Output demo.txt\nSet FontFamily "No Such Font, DejaVu Serif"\n'
+            "Set TypingSpeed 0\nType 'stty size' Enter Wait\nScreenshot shot.png\n")
+    status, _, err, _ = run_tape(tmp_path, text, capsys)
+    assert (status, err) == (0, "")
+    assert (tmp_path / "demo.txt").read_text().rstrip().endswith("> stty size\n18 46\n>")
+    look = parse_file(str(tmp_path / "demo.tape")).settings.look
+    assert look.face is not None and look.face.family == "DejaVu Serif"
+    terminal = Terminal(46, 18)
+    terminal.feed(b"> stty size\r\n18 46\r\n> ")
+    expected = Canvas(46, 18, load_theme("default"), look).paint(snapshot(terminal))
+    with Image.open(tmp_path / "shot.png") as shot:
+        assert shot.convert("RGB").tobytes() == expected.tobytes()
+        default = Canvas(46, 18, load_theme("default"), Look()).paint(snapshot(terminal))
+        assert shot.convert("RGB").tobytes() != default.tobytes()

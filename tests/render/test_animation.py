@@ -159,6 +159,21 @@ def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
     assert shades[1] > 2 * shades[0]
 
 
+def test_play_gif_font_family_takes_the_first_installed(tmp_path: Path) -> None:
+    """agg's --font-family: the first installed family of the list draws, its cells its
+    own (DejaVu Serif's `W` is 1.03 em: 14 px cells at 14 px, not 8)."""
+    cast = tmp_path / "demo.cast"
+    cast.write_text("\n".join([json.dumps({"version": 2, "width": 20, "height": 4}),
+                               *(json.dumps([e.time, "o", e.data]) for e in _recording())]))
+    widths = []
+    for family in ([], ["--font-family", "No Such Font, DejaVu Serif"]):
+        done = _play(str(cast), "--gif", str(tmp_path / "demo.gif"), *family)
+        assert (done.returncode, done.stderr) == (0, "")
+        with Image.open(tmp_path / "demo.gif") as gif:
+            widths.append(gif.width)
+    assert widths[1] - widths[0] == 20 * (14 - 8)
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--gif", "x.mov"], "termhost play: --gif x.mov: the picture must be .gif, .webp, .mp4, "
                          ".webm or a DIRECTORY/ (try 'termhost play --help')\n"),
@@ -167,15 +182,19 @@ def test_play_gif_writes_the_recording_as_agg_does(tmp_path: Path) -> None:
     (["--gif", "/no/such/dir/a.gif"], "termhost play: cannot write /no/such/dir/a.gif: No "
                                       "such file or directory\n"),
     (["--gif", "a.gif", "--fps", "0"], None),
-    (["--antialias"], "termhost play: --antialias goes with --gif (try 'termhost play "
-                      "--help')\n"),
+    (["--antialias"], "termhost play: --antialias and --font-family go with --gif (try "
+                      "'termhost play --help')\n"),
+    (["--gif", "a.gif", "--font-family", "No Such Font"],
+     "termhost play: --font-family No Such Font: none of it is installed (fc-list lists "
+     "what is)\n"),
 ])
 def test_play_gif_refuses_in_one_line(tmp_path: Path, args: list[str],
                                       message: str | None) -> None:
     cast = tmp_path / "demo.cast"
     cast.write_text(json.dumps({"version": 2, "width": 20, "height": 4}) + "\n")
     done = _play(str(cast), *args)
-    assert done.returncode == (1 if "cannot write" in (message or "") else 2)
+    assert done.returncode == (1 if "cannot write" in (message or "")
+                               or "installed" in (message or "") else 2)
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     if message is not None:
         assert done.stderr == message
