@@ -409,8 +409,10 @@ class _Session:
         return snapshot(self.terminal, scrolled=self.scrolled)
 
     def scroll_view(self, rows: int) -> None:
-        """The view `rows` further up in the scrollback (down when negative), within it."""
-        self.scrolled = max(0, min(self.scrolled + rows, len(self.terminal.history)))
+        """The view `rows` further up in the scrollback (down when negative), within it
+        (none on the alternate screen)."""
+        stored = 0 if self.terminal.screen.alternate_screen else len(self.terminal.history)
+        self.scrolled = max(0, min(self.scrolled + rows, stored))
 
     def type(self, data: bytes) -> None:
         """Keys from the tape: the view returns to the screen first, as xterm.js's does

@@ -101,11 +101,12 @@ def snapshot(terminal: Terminal, title: str | None = None, *, scrolled: int = 0)
     """The visible screen of `terminal` now; `title` replaces the one the application set.
     `scrolled`: the view that many rows up into the scrollback (a terminal's scrolled
     viewport: the newest stored rows above the screen's first, the cursor moved down with
-    the screen, and gone with its row)."""
+    the screen, and gone with its row). The alternate screen has no scrollback to scroll
+    into, in xterm.js as in tmux."""
     screen = terminal.screen
     cols, rows = terminal.cols, terminal.rows
     history = terminal.history
-    scrolled = max(0, min(scrolled, len(history)))
+    scrolled = 0 if screen.alternate_screen else max(0, min(scrolled, len(history)))
     cursor: tuple[int, int] | None = None
     if screen.cursor_visible and min(int(screen.cursor.y), rows - 1) + scrolled < rows:
         x, y = min(int(screen.cursor.x), cols - 1), min(int(screen.cursor.y), rows - 1)

@@ -287,3 +287,21 @@ def test_any_output_renders(data: bytes) -> None:
         assert [run.column for run in line] == [
             sum(run.width for run in line[:index]) for index in range(len(line))
         ]
+
+
+def test_a_scrolled_snapshot_shows_the_scrollback_above_the_screen() -> None:
+    """A view scrolled up (a tape's ScrollUp): the newest stored rows above the screen's
+    first, the cursor moved down with its row and gone when its row is; never past the
+    oldest row; and none on the alternate screen, which has no scrollback."""
+    terminal = Terminal(10, 3)
+    terminal.feed(b"".join(b"line%d\r\n" % n for n in range(8)) + b"$ ")
+
+    def rows(scrolled: int) -> list[str]:
+        return render(snapshot(terminal, scrolled=scrolled), "txt").rstrip("\n").split("\n")
+
+    assert rows(0) == ["line6", "line7", "$"] and snapshot(terminal).cursor == (2, 2)
+    assert rows(1) == ["line5", "line6", "line7"]
+    assert snapshot(terminal, scrolled=1).cursor is None
+    assert rows(7) == rows(99) == ["line0", "line1", "line2"]
+    terminal.feed(b"\x1b[?1049h\x1b[Halt")
+    assert rows(2) == rows(0) == ["alt"]
