@@ -113,8 +113,9 @@ def snapshot(terminal: Terminal, title: str | None = None, *, scrolled: int = 0)
         if x > 0 and screen.buffer[y][x].data == WIDE_STUB:
             x -= 1  # on the right half of a wide character: the character is the cell
         cursor = (x, y + scrolled)
-    stored = [history.cells(index) for index in range(len(history) - scrolled, len(history))]
-    cells = [[*row[:cols], *[BLANK] * (cols - len(row))] for row in stored[:rows]] + [
+    top = len(history) - scrolled  # the view's first row, when it is a stored one
+    stored = [history.cells(index) for index in range(top, top + min(scrolled, rows))]
+    cells = [[*row[:cols], *[BLANK] * (cols - len(row))] for row in stored] + [
         [screen.buffer[y][x] for x in range(cols)] for y in range(rows - min(scrolled, rows))]
     lines = tuple(
         _line(row, cursor[0] if cursor is not None and cursor[1] == y else -1)
