@@ -391,10 +391,12 @@ class _Session:
                 break
             self.last_output = self.loop.time()
             self.output_came.set()
-            stored = len(self.terminal.history)
-            self.terminal.feed(data)
             if self.scrolled:  # as xterm.js, a scrolled view keeps its rows as more come
+                stored = len(self.terminal.history)
+                self.terminal.feed(data)
                 self.scroll_view(len(self.terminal.history) - stored)
+            else:
+                self.terminal.feed(data)
             self.recording.output(data, self.elapsed())
         self.terminal.catch_up()
 

@@ -173,8 +173,7 @@ def _write_gif(path: str, pictures: list[Image.Image], delays: list[int]) -> Non
 def _changes(before: Image.Image, after: Image.Image) -> Image.Image:
     """`after` with the pixels whose index is `before`'s made `_UNCHANGED`."""
     difference = ImageChops.subtract_modulo(after, before)  # indices: 0 where unchanged
-    unchanged = Image.frombytes("L", after.size, difference.tobytes()).point(
-        [255, *(0,) * 255], "1")
+    unchanged = difference.point([255, *(0,) * 255], "1")  # on indices, not the palette
     changes = after.copy()
     changes.paste(_UNCHANGED, mask=unchanged)
     return changes

@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import shutil
-import subprocess
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -36,7 +34,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from termhost.render.geometry import TTYD_INSET, Look, cell_pixels
 from termhost.render.snapshot import Line, Run, Snapshot, colours
-from termhost.render.typeface import FONTS, SHIPPED_FILES
+from termhost.render.typeface import FONTS, SHIPPED_FILES, fc_match
 from termhost.themes import Theme
 
 __all__ = ["BAR_COLOURS", "FONTS", "Canvas", "has_glyph"]
@@ -255,13 +253,9 @@ def _drawn(font: ImageFont.FreeTypeFont, character: str) -> bytes:
 def _fallback(character: str, font: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
     """The font fontconfig has for `character` at `font`'s size; `font` itself (its box)
     when there is none."""
-    if shutil.which("fc-match") is None:
-        return font
+    found = fc_match(f"monospace:charset={ord(character):x}", "%{file}")
     try:
-        found = subprocess.run(
-            ["fc-match", "-f", "%{file}", f"monospace:charset={ord(character):x}"],
-            capture_output=True, text=True, timeout=5, check=False).stdout
         fallback = ImageFont.truetype(found, int(font.size)) if found else font
-    except (OSError, subprocess.SubprocessError):
+    except OSError:
         return font
     return fallback if has_glyph(fallback, character) else font

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from termhost.render.geometry import Face
 
-__all__ = ["FONTS", "SHIPPED_FAMILY", "SHIPPED_FILES", "find_face"]
+__all__ = ["FONTS", "SHIPPED_FAMILY", "SHIPPED_FILES", "fc_match", "find_face"]
 
 FONTS = Path(__file__).parent / "fonts"
 """DejaVu Sans Mono, regular, bold, oblique and both, with its licence."""
@@ -45,16 +45,21 @@ def find_face(families: str) -> Face | None:
     return None
 
 
+def fc_match(pattern: str, answer: str) -> str:
+    """fontconfig's best font for `pattern`, as the `answer` format gives it (`%{file}`);
+    "" when fontconfig is not installed or fails."""
+    if shutil.which("fc-match") is None:
+        return ""
+    try:
+        return subprocess.run(["fc-match", "-f", answer, pattern], capture_output=True,
+                              text=True, timeout=5, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
 def _match(family: str, style: str) -> str | None:
     """fontconfig's file for `family` in `style`, if it is that family's own."""
-    if shutil.which("fc-match") is None:
-        return None
-    try:
-        found = subprocess.run(["fc-match", "-f", "%{family}\n%{file}", f"{family}{style}"],
-                               capture_output=True, text=True, timeout=5, check=False).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    names, _, path = found.partition("\n")
+    names, _, path = fc_match(f"{family}{style}", "%{family}\n%{file}").partition("\n")
     ours = family.casefold() in (name.strip().casefold() for name in names.split(","))
     return path if ours and path else None
 
