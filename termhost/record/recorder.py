@@ -94,6 +94,8 @@ class Recorder:
         self._terminal = terminal
         self._showing = terminal is not None
         """Output goes to the user's terminal (until writing to it fails)."""
+        self._line_open = False
+        """The last byte shown was neither CR nor LF: the cursor is not at a line's start."""
         self._record_input = record_input
         self._prefixed = False
         self._size = (0, 0)
@@ -123,6 +125,7 @@ class Recorder:
             return await self._until_the_end(child)
         finally:
             self._unwatch()
+            self._end_the_line()
             if self._terminal is not None and saved is not None:
                 termios.tcsetattr(self._terminal.keys, termios.TCSADRAIN, saved)
             self._keys_to_program.take_waiting()
@@ -221,6 +224,7 @@ class Recorder:
         would hold up the program); a terminal that is gone stops being written to."""
         if self._terminal is None or not self._showing:
             return
+        self._line_open = data[-1:] not in (b"\r", b"\n")
         view = memoryview(data)
         try:
             while view:
@@ -230,6 +234,14 @@ class Recorder:
                     select.select([], [self._terminal.screen], [])
         except OSError:
             self._showing = False
+
+    def _end_the_line(self) -> None:
+        """A line the program left unfinished is ended, so that what termhost says next
+        (`recorded FILE`, or why the recording failed) starts a line of its own instead of
+        trailing the program's last word, as a shell's prompt does after `printf partial`.
+        The program's bytes are all shown by now; a failed write shows no more of them."""
+        if self._line_open:
+            self._show(b"\r\n")
 
     def _typed(self) -> None:
         """Keys from the user: to the program, except what the prefix key takes."""

@@ -169,6 +169,43 @@ def test_the_terminal_is_restored_after_an_exit_and_after_a_failure(
     asyncio.run(scenario())
 
 
+def test_what_termhost_says_after_an_unfinished_line_starts_a_line_of_its_own(
+    env: dict[str, str], tmp_path: Path,
+) -> None:
+    """A program that ends without a newline, then one whose recording fails on a file
+    size limit after a word without one: `recorded FILE` and the failure are each a line
+    of their own, not the tail of the program's last word (the failure's message once
+    came after half of a line of the flood above, the read having cut it in two)."""
+    termhost_command = f"{sys.executable} -m termhost record"
+    flood = "head -c 4000 /dev/zero | tr '\\0' y"
+    script = (
+        f"{termhost_command} -o part.cast -- printf unfinished; echo status=$?; "
+        f"ulimit -f 1; {termhost_command} -o big.cast -- "
+        f"sh -c \"stty -echo; printf cut; read line; {flood}\"; echo status=$?; echo done"
+    )
+
+    async def scenario() -> None:
+        command = Command("sh", ["-c", script], env=env, cwd=str(tmp_path))
+        outer = Outer(*await spawn_in_pty(command), 80, 24)
+        await outer.see(lambda screen: any(line.startswith("cut") for line in screen),
+                        "the second program's word")
+        outer.type(b"\r")
+        assert (await asyncio.wait_for(outer.child.wait(), DEADLINE)).code == 0
+        await outer.see(lambda screen: "done" in screen, "the script's end")
+        lines = outer.raw.decode().splitlines()
+        outer.close()
+        said = [line for line in lines if line.startswith(("termhost", "status"))]
+        assert said[-5:] == [
+            "termhost record: recorded part.cast", "status=0",
+            "termhost record: recording to big.cast (C-\\ m adds a marker, C-\\ C-\\ sends "
+            "C-\\; exit the program to stop)",
+            "termhost record: big.cast: File too large", "status=1",
+        ], lines
+        assert "unfinished" in lines and "cut" in lines
+
+    asyncio.run(scenario())
+
+
 def test_the_exit_status_is_the_programs_and_v3_records_it(tmp_path: Path) -> None:
     done = record("--format", "v3", "-o", "exit.cast", "--", "sh", "-c", "echo bye; exit 3",
                   cwd=tmp_path)
