@@ -316,7 +316,7 @@ def test_bash_vim_and_less_match_their_golden_screens(
         assert shutil.which(program), f"{program} is needed by this test and not installed"
     status = tape_verb.main(["--check", str(TAPES / "bash_vim_less.tape")])
     out, err = capsys.readouterr()
-    assert (status, err) == (0, ""), out
+    assert (status, err) == (0, ""), err + out  # err whole: the screen a Wait gave up on
 
 
 def test_vhs_outputs_as_vhs_writes_them(
