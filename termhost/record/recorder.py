@@ -238,7 +238,7 @@ class Recorder:
     def _end_the_line(self) -> None:
         """A line the program left unfinished is ended, so that what termhost says next
         (`recorded FILE`, or why the recording failed) starts a line of its own instead of
-        trailing the program's last word, as a shell's prompt does after `printf partial`.
+        trailing the program's last word (zsh's PROMPT_SP does as much for its prompt).
         The program's bytes are all shown by now; a failed write shows no more of them."""
         if self._line_open:
             self._show(b"\r\n")
